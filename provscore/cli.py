@@ -1,0 +1,190 @@
+"""Command line: parse arguments, call the library, render. Nothing else.
+
+Exit codes: 0 pass, 1 review, 2 reject (including unscored), 3 provscore could
+not run (bad arguments, unreadable input) with one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from provscore import __version__
+from provscore.errors import InputError, ProvscoreError, UsageError
+
+EXIT_ERROR = 3
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse exits 2 on bad usage; 2 means reject here, so usage errors exit 3."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_ERROR, f"{self.prog}: error: {message}\n")
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="provscore", description="Score a patch only on evidence it did not "
+                     "write. See docs/cli.md.")
+    parser.add_argument("--version", action="version", version=f"provscore {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    sc = sub.add_parser("score", help="score a patch (a diff file, stdin, or BASE..HEAD)")
+    sc.add_argument("--repo", default=".", help="git repository (default: .)")
+    sc.add_argument("--base", required=True, help="the commit the patch applies to")
+    src = sc.add_mutually_exclusive_group()
+    src.add_argument("--head", help="score the commits from --base to this revision")
+    src.add_argument("--diff", help="unified diff file to score, or - for stdin")
+    sc.add_argument("--oracle", help="oracle dir (contract, lock, ledgers, approvals)")
+    _add_output_args(sc)
+
+    ex = sub.add_parser("explain", help="show a rule's rationale and examples")
+    ex.add_argument("code", nargs="?", help="rule code (PS101) or name (assertion-removed)")
+
+    demo = sub.add_parser("demo", help="score a tampering patch on a bundled example repo")
+    _add_output_args(demo)
+    return parser
+
+
+def _add_output_args(p: argparse.ArgumentParser) -> None:
+    from provscore.report import formats
+
+    p.add_argument("--format", default="text", choices=formats(), help="report format")
+    p.add_argument("--output", "-o", help="write the report to this file (atomically)")
+    p.add_argument("-q", "--quiet", action="store_true", help="print the decision line only")
+    p.add_argument("--no-color", action="store_true", help="no ANSI colour (also NO_COLOR)")
+    p.add_argument("--fail-on", choices=("review", "reject"), default="review",
+                   help="lowest decision that makes the exit code non-zero (default: review)")
+
+
+def _read_diff(arg: str | None) -> tuple[bytes | None, str]:
+    if arg is None:
+        return None, "<none>"
+    if arg == "-":
+        return sys.stdin.buffer.read(), "<stdin>"
+    try:
+        return Path(arg).read_bytes(), arg
+    except FileNotFoundError:
+        raise InputError("diff file not found", path=arg) from None
+    except IsADirectoryError:
+        raise InputError("diff path is a directory", path=arg) from None
+    except OSError as exc:
+        raise InputError(f"cannot read diff: {exc.strerror}", path=arg) from None
+
+
+def write_output(text: str, output: str | None) -> None:
+    """Print, or write atomically: a failed write never leaves a partial report."""
+    if output is None:
+        sys.stdout.write(text)
+        return
+    target = Path(output)
+    if not target.parent.is_dir():
+        raise InputError("output directory does not exist", path=str(target.parent))
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _exit_code(decision_code: int, fail_on: str) -> int:
+    if fail_on == "reject" and decision_code == 1:
+        return 0
+    return decision_code
+
+
+def _emit(report: object, args: argparse.Namespace) -> int:
+    from provscore.report import RenderOptions, render
+    from provscore.report.model import Report
+
+    assert isinstance(report, Report)
+    color = (args.output is None and not args.no_color and "NO_COLOR" not in os.environ
+             and args.format == "text" and sys.stdout.isatty())
+    text = render(report, args.format, RenderOptions(color=color, quiet=args.quiet))
+    write_output(text, args.output)
+    return _exit_code(report.exit_code, args.fail_on)
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    from provscore.contract import load_oracle_contract
+    from provscore.pipeline import ScoreRequest, score
+
+    if args.head is None and args.diff is None:
+        raise UsageError("give --head REV or --diff FILE (or --diff - for stdin)")
+    diff, origin = _read_diff(args.diff)
+    oracle = Path(args.oracle) if args.oracle else None
+    if oracle is not None and not oracle.is_dir():
+        raise InputError("oracle dir does not exist", path=str(oracle))
+    req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
+                       diff_origin=origin, oracle_dir=oracle,
+                       contract=load_oracle_contract(oracle))
+    return _emit(score(req), args)
+
+
+def _cmd_explain(args: argparse.Namespace) -> int:
+    from provscore.docgen import explain_rule, list_rules
+    from provscore.rules import registry
+
+    reg = registry()
+    if args.code is None:
+        sys.stdout.write(list_rules(reg))
+        return 0
+    key = args.code.strip()
+    rule = reg.rules.get(key.upper()) or next(
+        (r for r in reg.rules.values() if r.name == key.lower()), None)
+    if rule is None:
+        names = [*reg.rules, *(r.name for r in reg.rules.values())]
+        close = difflib.get_close_matches(key, names, n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise UsageError(f"unknown rule {key!r}{hint}; `provscore explain` lists them")
+    sys.stdout.write(explain_rule(rule))
+    return 0
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from provscore.demo import run_demo
+
+    report = run_demo()
+    _emit(report, args)
+    return 0  # the demo succeeded when it produced its report
+
+
+COMMANDS = {"score": _cmd_score, "explain": _cmd_explain, "demo": _cmd_demo}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except ProvscoreError as exc:
+        print(f"provscore: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("provscore: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # never a traceback for users; PROVSCORE_DEBUG=1 shows it
+        if os.environ.get("PROVSCORE_DEBUG"):
+            raise
+        print(f"provscore: internal error: {type(exc).__name__}: {exc} "
+              "(set PROVSCORE_DEBUG=1 for a traceback)", file=sys.stderr)
+        return EXIT_ERROR
+
+
+def entry() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

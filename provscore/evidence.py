@@ -1,0 +1,1280 @@
+"""Stage 3: classified evidence, suppressions, helper oracles and tests of one image.
+
+One libcst traversal per image runs every collector (assertions, suppressions,
+helpers, test identity, aliases); each collector is a sibling under
+:class:`Collector` and shares one :class:`Context` (frames, aliases, sequence
+counter). Names are resolved after the traversal. Line numbers are computed by
+one cheap code generation pass, only for the nodes that became items.
+Comments, docstrings and string literals are never evidence: only real
+statements and calls are visited as such.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import enum
+import fnmatch
+import sys
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import libcst as cst
+from libcst._nodes.internal import CodegenState
+
+from provscore.names import AliasTable, dotted, is_dynamic_getattr, matches
+from provscore.rules import patterns
+
+
+class EvidenceKind(enum.StrEnum):
+    ASSERT = "assert"
+    UNITTEST = "unittest_assert"
+    RAISES = "raises"
+    FAIL = "fail"
+    LIBRARY = "library_assert"
+    MOCK = "mock_assert"
+    PROPERTY = "property"
+    PARAM_ROW = "parametrize_row"
+    HELPER_CALL = "helper_call"
+    EXPECTED_READ = "expected_read"
+
+
+class SuppressionKind(enum.StrEnum):
+    SKIP_MARK = "skip_mark"
+    XFAIL_MARK = "xfail_mark"
+    RUNTIME_SKIP = "runtime_skip"
+    COLLECTION_HOOK = "collection_hook"
+    COLLECTION_VARIABLE = "collection_variable"
+    TEST_DISABLED = "test_disabled"
+    EARLY_RETURN = "early_return"
+    DEAD_BRANCH = "dead_branch"
+    ASSERT_OVERRIDE = "assert_override"
+    SWALLOWED = "swallowed"
+    REPORT_HOOK = "report_hook"
+    CONFIG_DESELECT = "config_deselect"
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """What an evidence item checks, in comparable parts (used to judge weakening)."""
+
+    op: str
+    operands: tuple[str, ...] = ()
+    keywords: tuple[tuple[str, str], ...] = ()
+    conjuncts: int = 1
+    tautology: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceItem:
+    kind: EvidenceKind
+    path: str
+    node_id: str  # enclosing test's node id; path::qualname outside tests; path at module level
+    scope: str  # qualname of the enclosing def relative to the test ("" when directly in it)
+    in_test: bool
+    code: str  # normalised code: no comments, no formatting
+    shape: Shape
+    line: int | None = field(default=None, compare=False)
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Suppression:
+    kind: SuppressionKind
+    path: str
+    node_id: str  # what it suppresses: a test, a class, or the whole file (path)
+    code: str
+    line: int | None = field(default=None, compare=False)
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TestDef:
+    node_id: str
+    name: str
+    line: int | None
+    body: str  # normalised code of the whole def minus its name, to follow renames and moves
+
+
+@dataclass(frozen=True, slots=True)
+class HelperDef:
+    """A non-test function that contains evidence (directly or through other helpers)."""
+
+    qualname: str
+    node_id: str
+    line: int | None
+    body: str
+    is_fixture: bool
+
+
+@dataclass(frozen=True, slots=True)
+class FileEvidence:
+    path: str
+    items: tuple[EvidenceItem, ...] = ()
+    suppressions: tuple[Suppression, ...] = ()
+    tests: tuple[TestDef, ...] = ()
+    helpers: tuple[HelperDef, ...] = ()
+    error: str | None = None  # why the source could not be classified (→ PS903)
+    error_line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CollectionConfig:
+    """pytest's collection rules, read from base configuration."""
+
+    python_files: tuple[str, ...] = ("test_*.py", "*_test.py")
+    python_classes: tuple[str, ...] = ("Test",)
+    python_functions: tuple[str, ...] = ("test",)
+
+    def is_test_file(self, path: str) -> bool:
+        base = path.rsplit("/", 1)[-1]
+        return any(fnmatch.fnmatch(path if "/" in pat else base, pat)
+                   for pat in self.python_files)
+
+    @staticmethod
+    def _name_matches(name: str, patterns_: Sequence[str]) -> bool:
+        for pat in patterns_:
+            if any(ch in pat for ch in "*?["):
+                if fnmatch.fnmatch(name, pat):
+                    return True
+            elif name.startswith(pat):
+                return True
+        return False
+
+    def is_test_class(self, name: str) -> bool:
+        return self._name_matches(name, self.python_classes)
+
+    def is_test_function(self, name: str) -> bool:
+        return self._name_matches(name, self.python_functions)
+
+
+# --------------------------------------------------------------------------- tables
+
+@dataclass(frozen=True)
+class Tables:
+    skip_marks: frozenset[str]
+    xfail_marks: frozenset[str]
+    runtime_skips: frozenset[str]
+    skip_methods: frozenset[str]
+    swallowing_calls: frozenset[str]
+    swallowed_exceptions: frozenset[str]
+    collection_hooks: frozenset[str]
+    collection_variables: frozenset[str]
+    report_hooks: frozenset[str]
+    pytest_calls: frozenset[str]
+    assert_modules: tuple[str, ...]
+    assertion_helpers: frozenset[str]
+    unittest_methods: frozenset[str]
+    mock_methods: frozenset[str]
+    hypothesis_given: frozenset[str]
+    hypothesis_settings: frozenset[str]
+    parametrize: frozenset[str]
+    fixture_decorators: frozenset[str]
+    expected_reads: frozenset[str]
+    helper_name_prefixes: tuple[str, ...]
+    mark_roots: frozenset[str]
+
+    @classmethod
+    def load(cls, extra_helpers: Iterable[str] = ()) -> Tables:
+        s, e = patterns("suppression"), patterns("evidence")
+        marks = set(s["skip_marks"]) | set(s["xfail_marks"]) | set(s["runtime_skips"])
+        return cls(
+            skip_marks=frozenset(s["skip_marks"]), xfail_marks=frozenset(s["xfail_marks"]),
+            runtime_skips=frozenset(s["runtime_skips"]), skip_methods=frozenset(s["skip_methods"]),
+            swallowing_calls=frozenset(s["swallowing_calls"]),
+            swallowed_exceptions=frozenset(s["swallowed_exceptions"]),
+            collection_hooks=frozenset(s["collection_hooks"]),
+            collection_variables=frozenset(s["collection_variables"]),
+            report_hooks=frozenset(s["report_hooks"]),
+            pytest_calls=frozenset(e["pytest_calls"]),
+            assert_modules=tuple(e["assert_modules"]),
+            assertion_helpers=frozenset(e["assertion_helpers"]) | frozenset(extra_helpers),
+            unittest_methods=frozenset(e["unittest_methods"]),
+            mock_methods=frozenset(e["mock_methods"]),
+            hypothesis_given=frozenset(e["hypothesis_given"]),
+            hypothesis_settings=frozenset(e["hypothesis_settings"]),
+            parametrize=frozenset(e["parametrize"]),
+            fixture_decorators=frozenset(e["fixture_decorators"]),
+            expected_reads=frozenset(e["expected_reads"]),
+            helper_name_prefixes=tuple(e["helper_name_prefixes"]),
+            # First segments worth resolving on a bare Name (cheap pre-filter).
+            mark_roots=frozenset(q.split(".", 1)[0] for q in marks),
+        )
+
+
+# --------------------------------------------------------------------------- normalising
+
+def normalize(code: str) -> str:
+    """Code without comments or formatting: reformatting is not a change."""
+    text = code.strip()
+    for candidate, mode in ((f"(\n{text}\n)", "eval"), (text, "exec")):
+        try:
+            tree = ast.parse(candidate, mode=mode)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        return ast.unparse(tree)
+    return " ".join(text.split())
+
+
+_FALSY_LITERALS = {"False", "None", "0", "0.0", "''", '""', "()", "[]", "{}", "b''", "set()"}
+
+
+def _literal_truth(code: str) -> bool | None:
+    """Truth value of a constant expression, None when it is not constant."""
+    norm = normalize(code)
+    if norm.startswith("not "):
+        inner = _literal_truth(norm[4:])
+        return None if inner is None else not inner
+    try:
+        value = ast.literal_eval(norm)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return bool(value)
+
+
+# --------------------------------------------------------------------------- positions
+
+class _LineLocator(CodegenState):
+    """Code generation that records the line of a few target nodes only."""
+
+    def __init__(self, module: cst.Module, targets: set[int]) -> None:
+        super().__init__(default_indent=module.default_indent,
+                         default_newline=module.default_newline)
+        self.targets = targets
+        self.lines: dict[int, int] = {}
+        self._counted = 0
+        self._line = 1
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        key = id(node)
+        if key in self.targets and key not in self.lines:
+            new = self.tokens[self._counted:]
+            self._line += sum(t.count("\n") for t in new)
+            self._counted = len(self.tokens)
+            self.lines[key] = self._line
+
+
+def _locate(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[int, int]:
+    targets = {id(n) for n in nodes}
+    if not targets:
+        return {}
+    state = _LineLocator(module, targets)
+    module._codegen(state)
+    return state.lines
+
+
+def _first_line_node(node: cst.CSTNode) -> cst.CSTNode:
+    """The node whose code starts on the statement's own line (after comments/decorators)."""
+    if isinstance(node, cst.FunctionDef | cst.ClassDef):
+        return node.name
+    if isinstance(node, cst.SimpleStatementLine) and node.body:
+        return node.body[0]
+    if isinstance(node, cst.Decorator):
+        return node.decorator
+    return node
+
+
+# --------------------------------------------------------------------------- traversal
+
+HelperLookup = Callable[[str, str], bool]
+"""(importing file path, qualified name) → is that name a helper oracle?"""
+
+
+@dataclass
+class Frame:
+    kind: str  # "module" | "class" | "func"
+    name: str
+    qualname: str
+    node_id: str
+    node: cst.CSTNode | None
+    is_test: bool = False
+    is_test_class: bool = False
+    is_unittest: bool = False
+    test_id: str | None = None  # enclosing test function's node id
+    test_scope: str = ""  # qualname below the enclosing test
+    return_seq: int | None = None  # first `return` in a test body (early return)
+    return_node: cst.CSTNode | None = None
+    fixture: bool = False
+    calls: set[str] = field(default_factory=set)
+    evidence_count: int = 0
+
+
+@dataclass
+class RawItem:
+    kind: EvidenceKind
+    node: cst.CSTNode
+    frame: Frame
+    shape_node: cst.CSTNode
+    seq: int
+    detail: str = ""
+    op: str = ""
+
+
+@dataclass
+class RawSuppression:
+    kind: SuppressionKind
+    node: cst.CSTNode
+    target: str
+    detail: str = ""
+
+
+@dataclass
+class RawCall:
+    name: str
+    node: cst.Call
+    frame: Frame
+    seq: int
+
+
+class Context:
+    """State the collectors share during one traversal."""
+
+    def __init__(self, path: str, config: CollectionConfig, tables: Tables,
+                 helper_lookup: HelperLookup | None = None) -> None:
+        self.path = path
+        self.helper_lookup = helper_lookup
+        self.config = config
+        self.tables = tables
+        self.aliases = AliasTable()
+        self.frames: list[Frame] = [Frame("module", "", "", path, None)]
+        self.seq = 0
+        self.items: list[RawItem] = []
+        self.suppressions: list[RawSuppression] = []
+        self.calls: list[RawCall] = []
+        self.defs: list[Frame] = []
+        self.unittest_classes: set[str] = set()
+        self.deferred: list[Callable[[], None]] = []
+        # Run after `deferred`, when every item is known (guards, early returns).
+        self.post_checks: list[Callable[[], None]] = []
+        self.consumed: set[int] = set()  # nodes already reported through a parent call
+
+    @property
+    def frame(self) -> Frame:
+        return self.frames[-1]
+
+    def target(self) -> str:
+        """What a suppression at this point affects: the test/class, else the file."""
+        for fr in reversed(self.frames):
+            if fr.is_test or fr.is_test_class or fr.kind == "module":
+                return fr.node_id
+        return self.path
+
+    def tick(self) -> int:
+        """Position of the next candidate node; evidence found later keeps its position."""
+        self.seq += 1
+        return self.seq
+
+    def evidence_between(self, start: int, end: int, test_id: str | None = None) -> int:
+        return sum(1 for it in self.items if start < it.seq <= end
+                   and it.kind is not EvidenceKind.EXPECTED_READ
+                   and (test_id is None or it.frame.test_id == test_id))
+
+    def add_item(self, kind: EvidenceKind, node: cst.CSTNode, shape_node: cst.CSTNode | None = None,
+                 detail: str = "", op: str = "") -> None:
+        frame = self.frame
+        self.items.append(RawItem(kind, node, frame, shape_node or node, self.seq, detail, op))
+        for fr in self.frames:
+            fr.evidence_count += 1
+
+    def suppress(self, kind: SuppressionKind, node: cst.CSTNode, detail: str = "",
+                 target: str | None = None) -> None:
+        self.suppressions.append(RawSuppression(kind, node, target or self.target(), detail))
+
+    def qualnames(self, node: cst.BaseExpression) -> set[str]:
+        name = dotted(node)
+        return self.aliases.resolve(name) if name else set()
+
+
+class Collector:
+    """Base of every collector: one concern, ``visit_<Node>``/``leave_<Node>`` methods."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def finish(self) -> None:
+        """Called after the traversal, when every alias is known."""
+
+
+class _Traversal(cst.CSTVisitor):
+    """One walk over the tree dispatching each node to every interested collector."""
+
+    _dispatch_cache: ClassVar[dict[tuple[type, ...], tuple[dict[str, list[str]],
+                                                           dict[str, list[str]]]]] = {}
+
+    def __init__(self, ctx: Context, collectors: Sequence[Collector]) -> None:
+        super().__init__()
+        self.ctx = ctx
+        key = tuple(type(c) for c in collectors)
+        if key not in self._dispatch_cache:
+            visit: dict[str, list[str]] = {}
+            leave: dict[str, list[str]] = {}
+            for c in collectors:
+                for attr in dir(type(c)):
+                    if attr.startswith("visit_"):
+                        visit.setdefault(attr[6:], []).append(attr)
+                    elif attr.startswith("leave_"):
+                        leave.setdefault(attr[6:], []).append(attr)
+            self._dispatch_cache[key] = (visit, leave)
+        visit_names, leave_names = self._dispatch_cache[key]
+        self._visit = {t: [getattr(c, f"visit_{t}") for c in collectors
+                           if hasattr(c, f"visit_{t}")] for t in visit_names}
+        self._leave = {t: [getattr(c, f"leave_{t}") for c in collectors
+                           if hasattr(c, f"leave_{t}")] for t in leave_names}
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        handlers = self._visit.get(type(node).__name__)
+        descend = True
+        if handlers:
+            for h in handlers:
+                if h(node) is False:
+                    descend = False
+        return descend
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        handlers = self._leave.get(type(original_node).__name__)
+        if handlers:
+            for h in handlers:
+                h(original_node)
+
+
+# --------------------------------------------------------------------------- collectors
+
+def _base_names(ctx: Context, node: cst.ClassDef) -> set[str]:
+    out: set[str] = set()
+    for arg in node.bases:
+        out |= ctx.qualnames(arg.value)
+        name = dotted(arg.value)
+        if name:
+            out.add(name)
+    return out
+
+
+class ScopeCollector(Collector):
+    """Frames for classes and functions, and pytest's test identity rules."""
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        ctx = self.ctx
+        parent = ctx.frame
+        name = node.name.value
+        qual = f"{parent.qualname}.{name}" if parent.qualname else name
+        bases = _base_names(ctx, node)
+        unittest_base = any(
+            b.endswith("TestCase") or b.rsplit(".", 1)[-1] in ctx.unittest_classes
+            for b in bases)
+        if unittest_base:
+            ctx.unittest_classes.add(name)
+        in_collectable = parent.kind == "module" or parent.is_test_class
+        has_init = isinstance(node.body, cst.IndentedBlock) and any(
+            isinstance(s, cst.FunctionDef) and s.name.value == "__init__"
+            for s in node.body.body)
+        is_test_class = in_collectable and (
+            unittest_base or (ctx.config.is_test_class(name) and not has_init))
+        node_id = f"{parent.node_id}::{name}" if parent.kind != "func" else parent.node_id
+        ctx.frames.append(Frame("class", name, qual, node_id, node, is_test_class=is_test_class,
+                                is_unittest=unittest_base, test_id=parent.test_id,
+                                test_scope=_sub(parent.test_scope, name) if parent.test_id else ""))
+
+    def leave_ClassDef(self, node: cst.ClassDef) -> None:
+        self.ctx.frames.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        ctx = self.ctx
+        parent = ctx.frame
+        name = node.name.value
+        qual = f"{parent.qualname}.{name}" if parent.qualname else name
+        if parent.kind == "module":
+            is_test = ctx.config.is_test_function(name)
+        elif parent.kind == "class" and parent.is_test_class:
+            is_test = name.startswith("test") if parent.is_unittest \
+                else ctx.config.is_test_function(name)
+        else:
+            is_test = False
+        if parent.test_id is not None:
+            is_test = False
+        node_id = f"{parent.node_id}::{name}" if parent.kind != "func" else parent.node_id
+        fixture = any(matches(ctx.qualnames(_callee(d.decorator)), ctx.tables.fixture_decorators)
+                      for d in node.decorators)
+        frame = Frame("func", name, qual, node_id if parent.kind != "func" else
+                      f"{ctx.path}::{qual}", node, is_test=is_test, fixture=fixture,
+                      test_id=node_id if is_test else parent.test_id,
+                      test_scope="" if is_test else (
+                          _sub(parent.test_scope, name) if parent.test_id else ""))
+        ctx.frames.append(frame)
+        ctx.defs.append(frame)
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        ctx = self.ctx
+        frame = ctx.frames.pop()
+        if frame.is_test and frame.return_seq is not None and frame.return_node is not None:
+            start, end, node_ret = frame.return_seq, ctx.seq, frame.return_node
+
+            def check() -> None:
+                later = ctx.evidence_between(start, end, frame.node_id)
+                if later:
+                    ctx.suppress(SuppressionKind.EARLY_RETURN, node_ret,
+                                 detail=f"{later} evidence item(s) after it",
+                                 target=frame.node_id)
+            ctx.post_checks.append(check)
+
+    def visit_Return(self, node: cst.Return) -> None:
+        frame = self.ctx.frame
+        if frame.is_test and frame.return_seq is None:
+            frame.return_seq = self.ctx.seq
+            frame.return_node = node
+
+
+def _sub(scope: str, name: str) -> str:
+    return f"{scope}.{name}" if scope else name
+
+
+def _callee(expr: cst.BaseExpression) -> cst.BaseExpression:
+    return expr.func if isinstance(expr, cst.Call) else expr
+
+
+class AliasCollector(Collector):
+    def visit_Import(self, node: cst.Import) -> None:
+        self.ctx.aliases.add_import(node)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.ctx.aliases.add_import_from(node)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        value = _callee(node.value)
+        name = dotted(value)
+        if name is None:
+            return
+        for t in node.targets:
+            if isinstance(t.target, cst.Name):
+                self.ctx.aliases.bind(t.target.value, name)
+
+
+@dataclass
+class _Guard:
+    node: cst.CSTNode
+    start: int
+    body_end: int | None = None
+    kind: str = ""
+    detail: str = ""
+
+
+class AssertionCollector(Collector):
+    """Assertions, framework assertion calls, properties and parametrize rows."""
+
+    def visit_Assert(self, node: cst.Assert) -> None:
+        self.ctx.tick()
+        self.ctx.add_item(EvidenceKind.ASSERT, node, node.test)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        ctx = self.ctx
+        ctx.tick()
+        func = node.func
+        if isinstance(func, cst.Attribute):
+            attr = func.attr.value
+            if attr in ctx.tables.mock_methods:
+                ctx.add_item(EvidenceKind.MOCK, node, op=attr)
+                return
+            if attr in ctx.tables.unittest_methods and self._receiver_ok(func):
+                ctx.add_item(EvidenceKind.UNITTEST, node, op=attr)
+                return
+        # The rest need resolved names: decide after the traversal.
+        frame, seq = ctx.frame, ctx.seq
+        ctx.deferred.append(lambda: self._classify_call(node, frame=frame, seq=seq))
+        if isinstance(func, cst.Name | cst.Attribute):
+            name = func.value if isinstance(func, cst.Name) else func.attr.value
+            ctx.calls.append(RawCall(name, node, ctx.frame, ctx.seq))
+
+    def _receiver_ok(self, func: cst.Attribute) -> bool:
+        # self.assertX / cls.assertX / any_testcase.assertX; not pytest.fail etc.
+        return func.attr.value != "fail" or (isinstance(func.value, cst.Name) and \
+            func.value.value in ("self", "cls"))
+
+    def _classify_call(self, node: cst.Call, *, frame: Frame, seq: int) -> None:
+        ctx = self.ctx
+        names = ctx.qualnames(node.func)
+        if not names:
+            return
+        t = ctx.tables
+        kind: EvidenceKind | None = None
+        q = matches(names, t.pytest_calls)
+        if q:
+            if q.endswith("approx"):
+                if frame.test_id is None and not _contains_evidence_frame(frame):
+                    return
+                return  # approx modifies its comparison; it is part of that item's shape
+            kind = EvidenceKind.FAIL if q.endswith("fail") else EvidenceKind.RAISES
+        elif matches(names, t.assertion_helpers):
+            kind = EvidenceKind.LIBRARY
+        else:
+            for n in names:
+                last = n.rsplit(".", 1)[-1]
+                if last.startswith("assert") and any(n.startswith(m + ".") or n.startswith(m)
+                                                     for m in t.assert_modules):
+                    kind = EvidenceKind.LIBRARY
+                    break
+            if kind is None and matches(names, t.expected_reads):
+                lits = [a.value.evaluated_value for a in node.args
+                        if isinstance(a.value, cst.SimpleString)]
+                if frame.test_id is not None or frame.kind == "func":
+                    detail = str(lits[0]) if lits else ""
+                    ctx.items.append(RawItem(EvidenceKind.EXPECTED_READ, node, frame, node, seq,
+                                             detail=detail))
+                return
+        if kind is not None:
+            ctx.items.append(RawItem(kind, node, frame, node, seq,
+                                     op=(dotted(node.func) or "").rsplit(".", 1)[-1]))
+            for fr in (f for f in ctx.defs if f is frame):
+                fr.evidence_count += 1
+            ctx.consumed.add(id(node))
+
+    def visit_Decorator(self, node: cst.Decorator) -> None:
+        ctx = self.ctx
+        dec = node.decorator
+        frame = ctx.frame
+        ctx.deferred.append(lambda: self._classify_decorator(dec, frame))
+
+    def _classify_decorator(self, dec: cst.BaseExpression, frame: Frame) -> None:
+        ctx = self.ctx
+        names = ctx.qualnames(_callee(dec))
+        t = ctx.tables
+        if matches(names, t.hypothesis_given):
+            ctx.items.append(RawItem(EvidenceKind.PROPERTY, dec, frame, dec, 0, op="given"))
+            frame.evidence_count += 1
+        elif matches(names, t.hypothesis_settings) and isinstance(dec, cst.Call):
+            # max_examples & co. are part of the property's strength.
+            ctx.items.append(RawItem(EvidenceKind.PROPERTY, dec, frame, dec, 0, op="settings"))
+        elif matches(names, t.parametrize) and isinstance(dec, cst.Call):
+            values = _parametrize_values(dec)
+            if isinstance(values, cst.List | cst.Tuple | cst.Set):
+                for el in values.elements:
+                    ctx.items.append(RawItem(EvidenceKind.PARAM_ROW, el.value, frame, el.value, 0,
+                                             op="row"))
+            elif values is not None:
+                ctx.items.append(RawItem(EvidenceKind.PARAM_ROW, values, frame, values, 0,
+                                         op="rows"))
+
+
+def _contains_evidence_frame(frame: Frame) -> bool:
+    return frame.evidence_count > 0
+
+
+def _parametrize_values(call: cst.Call) -> cst.BaseExpression | None:
+    positional = [a for a in call.args if a.keyword is None]
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == "argvalues":
+            return a.value
+    return positional[1].value if len(positional) > 1 else None
+
+
+class SuppressionCollector(Collector):
+    """Skips, xfails, runtime skips, collection and report hooks, neutralised tests."""
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        self.guards: list[_Guard] = []
+
+    # -- marks and runtime skips (resolved after the traversal) --------------
+    def visit_Call(self, node: cst.Call) -> None:
+        ctx = self.ctx
+        func = node.func
+        target = ctx.target()
+        if isinstance(func, cst.Attribute) and func.attr.value in ctx.tables.skip_methods:
+            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, detail=func.attr.value)
+            return
+        if is_dynamic_getattr(node):
+            ctx.deferred.append(lambda: self._dynamic(node, target))
+        ctx.deferred.append(lambda: self._call(node, target))
+        # `collect_ignore.append(...)` and friends
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and \
+                func.value.value in ctx.tables.collection_variables:
+            ctx.suppress(SuppressionKind.COLLECTION_VARIABLE, node, target=ctx.path)
+
+    def _dynamic(self, node: cst.Call, target: str) -> None:
+        ctx = self.ctx
+        base = ctx.qualnames(node.args[0].value)
+        if any(q == "pytest.mark" or q.startswith("pytest.") for q in base):
+            ctx.suppress(SuppressionKind.SKIP_MARK, node, detail="dynamic getattr on pytest",
+                         target=target)
+
+    def _call(self, node: cst.Call, target: str) -> None:
+        ctx = self.ctx
+        if id(node) in ctx.consumed:
+            return
+        names = ctx.qualnames(node.func)
+        kind = self._mark_kind(names)
+        if kind is not None:
+            ctx.consumed.add(id(node.func))
+            ctx.suppress(kind, node, target=target)
+        elif matches(names, ctx.tables.runtime_skips):
+            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, target=target)
+        elif names & {"setattr", "builtins.setattr"} and len(node.args) >= 3:
+            attr = node.args[1].value
+            if isinstance(attr, cst.SimpleString) and attr.evaluated_value == "__test__":
+                ctx.suppress(SuppressionKind.TEST_DISABLED, node, target=target)
+
+    def _mark_kind(self, names: set[str]) -> SuppressionKind | None:
+        t = self.ctx.tables
+        if matches(names, t.skip_marks):
+            return SuppressionKind.SKIP_MARK
+        if matches(names, t.xfail_marks):
+            return SuppressionKind.XFAIL_MARK
+        return None
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        name = dotted(node)
+        if name is None:
+            return True
+        if name.split(".", 1)[0] in self.ctx.tables.mark_roots or \
+                self.ctx.aliases.imported(name.split(".", 1)[0]):
+            target = self.ctx.target()
+            self.ctx.deferred.append(lambda: self._bare_mark(node, target))
+        return False  # a pure dotted chain holds nothing else to visit
+
+    def visit_Name(self, node: cst.Name) -> None:
+        target = self.ctx.target()
+        self.ctx.deferred.append(lambda: self._bare_mark(node, target))
+
+    def _bare_mark(self, node: cst.Name | cst.Attribute, target: str) -> None:
+        ctx = self.ctx
+        if id(node) in ctx.consumed:
+            return
+        name = dotted(node)
+        if name is None or (isinstance(node, cst.Name) and not ctx.aliases.imported(name)):
+            return
+        kind = self._mark_kind(ctx.aliases.resolve(name))
+        if kind is not None:
+            ctx.suppress(kind, node, target=target)
+        elif matches(ctx.aliases.resolve(name), ctx.tables.runtime_skips) and \
+                isinstance(node, cst.Attribute):
+            pass  # an attribute like pytest.skip.Exception is caught by visit_Raise
+
+    def visit_Raise(self, node: cst.Raise) -> None:
+        if node.exc is None:
+            return
+        target = self.ctx.target()
+        exc = node.exc
+        self.ctx.deferred.append(lambda: self._raise(node, exc, target))
+
+    def _raise(self, node: cst.Raise, exc: cst.BaseExpression, target: str) -> None:
+        ctx = self.ctx
+        if matches(ctx.qualnames(_callee(exc)), ctx.tables.runtime_skips):
+            ctx.consumed.add(id(exc))
+            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, target=target)
+
+    # -- assignments: pytestmark, __test__, collect_ignore, assert overrides --
+    def visit_Assign(self, node: cst.Assign) -> None:
+        consumed = self.ctx.consumed
+        for t in node.targets:
+            self._assigned(t.target, node)
+            if isinstance(t.target, cst.Name):
+                consumed.add(id(t.target))
+                if t.target.value != "pytestmark":
+                    # `skip = pytest.mark.skip` defines an alias; only its uses apply it.
+                    consumed.add(id(node.value))
+                    consumed.add(id(_callee(node.value)))
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._assigned(node.target, node)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._assigned(node.target, node)
+
+    def _assigned(self, target: cst.BaseExpression, node: cst.CSTNode) -> None:
+        ctx = self.ctx
+        t = ctx.tables
+        if isinstance(target, cst.Name):
+            if target.value == "__test__":
+                ctx.suppress(SuppressionKind.TEST_DISABLED, node)
+            elif target.value in t.collection_variables and ctx.frame.kind == "module":
+                ctx.suppress(SuppressionKind.COLLECTION_VARIABLE, node, target=ctx.path)
+            elif (target.value in t.unittest_methods or target.value in t.mock_methods) \
+                    and ctx.frame.kind == "class":
+                ctx.suppress(SuppressionKind.ASSERT_OVERRIDE, node)
+        elif isinstance(target, cst.Attribute):
+            attr = target.attr.value
+            root = (dotted(target) or "").split(".", 1)[0]
+            if attr == "__test__":
+                ctx.suppress(SuppressionKind.TEST_DISABLED, node)
+            elif attr in t.unittest_methods or attr in t.mock_methods or \
+                    attr.startswith("assert") or root in ("pytest", "unittest", "_pytest",
+                                                          "builtins", "hypothesis"):
+                ctx.suppress(SuppressionKind.ASSERT_OVERRIDE, node)
+
+    # -- hooks --------------------------------------------------------------
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        name = node.name.value
+        t = self.ctx.tables
+        # ScopeCollector has already pushed this def's frame: look at its parent.
+        if len(self.ctx.frames) >= 2 and self.ctx.frames[-2].kind == "func":
+            return
+        if name in t.collection_hooks:
+            self.ctx.suppress(SuppressionKind.COLLECTION_HOOK, node, target=self.ctx.path,
+                              detail=name)
+        elif name in t.report_hooks:
+            self.ctx.suppress(SuppressionKind.REPORT_HOOK, node, target=self.ctx.path, detail=name)
+
+    # -- guards: dead branches, swallowing try/with ---------------------------
+    def visit_If(self, node: cst.If) -> None:
+        if self.guards and self.guards[-1].node is not node and \
+                isinstance(self.guards[-1].node, cst.If) and self.guards[-1].node.orelse is node:
+            self.guards[-1].body_end = self.ctx.seq
+        truth = _constant_truth(node.test)
+        self.guards.append(_Guard(node, self.ctx.seq, kind="if",
+                                  detail="" if truth is None else str(truth)))
+
+    def visit_Else(self, node: cst.Else) -> None:
+        for g in reversed(self.guards):
+            if g.kind in ("if", "try") and getattr(g.node, "orelse", None) is node:
+                if g.body_end is None:
+                    g.body_end = self.ctx.seq
+                if g.kind == "if" and g.detail == "True":
+                    g.detail = "else-of-True"
+                    g.start = self.ctx.seq
+                    g.body_end = None
+                break
+
+    def leave_If(self, node: cst.If) -> None:
+        g = self.guards.pop()
+        end = g.body_end if g.body_end is not None else self.ctx.seq
+        if g.detail in ("False", "else-of-True") and end > g.start:
+            ctx, target = self.ctx, self.ctx.target()
+            where = node.test if g.detail == "False" else node
+
+            def check() -> None:
+                if ctx.evidence_between(g.start, end):
+                    ctx.suppress(SuppressionKind.DEAD_BRANCH, where, target=target,
+                                 detail="evidence in a branch that never runs")
+            ctx.post_checks.append(check)
+
+    def visit_While(self, node: cst.While) -> None:
+        if _constant_truth(node.test) is False:
+            self.guards.append(_Guard(node, self.ctx.seq, kind="while"))
+
+    def leave_While(self, node: cst.While) -> None:
+        if self.guards and self.guards[-1].node is node:
+            g = self.guards.pop()
+            ctx, end, target = self.ctx, self.ctx.seq, self.ctx.target()
+
+            def check() -> None:
+                if ctx.evidence_between(g.start, end):
+                    ctx.suppress(SuppressionKind.DEAD_BRANCH, node.test, target=target,
+                                 detail="evidence in a loop that never runs")
+            ctx.post_checks.append(check)
+
+    def visit_Try(self, node: cst.Try) -> None:
+        self.guards.append(_Guard(node, self.ctx.seq, kind="try"))
+
+    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+        for g in reversed(self.guards):
+            if g.kind == "try" and node in getattr(g.node, "handlers", ()):
+                if g.body_end is None:
+                    g.body_end = self.ctx.seq
+                break
+
+    def leave_Try(self, node: cst.Try) -> None:
+        g = self.guards.pop()
+        end = g.body_end if g.body_end is not None else self.ctx.seq
+        if end <= g.start:
+            return
+        ctx, target = self.ctx, self.ctx.target()
+
+        def check() -> None:
+            if not ctx.evidence_between(g.start, end):
+                return
+            for handler in node.handlers:
+                if not _reraises(handler):
+                    self._swallow(handler, target)
+        ctx.post_checks.append(check)
+
+    def _swallow(self, handler: cst.ExceptHandler, target: str) -> None:
+        ctx = self.ctx
+        if handler.type is None:
+            ctx.suppress(SuppressionKind.SWALLOWED, handler, detail="bare except", target=target)
+            return
+        types = handler.type.elements if isinstance(handler.type, cst.Tuple) else None
+        exprs = [e.value for e in types] if types is not None else [handler.type]
+        for expr in exprs:
+            hit = matches(ctx.qualnames(expr), ctx.tables.swallowed_exceptions)
+            if hit:
+                ctx.suppress(SuppressionKind.SWALLOWED, handler, detail=f"except {hit}",
+                             target=target)
+                return
+
+    def visit_With(self, node: cst.With) -> None:
+        self.guards.append(_Guard(node, self.ctx.seq, kind="with"))
+
+    def leave_With(self, node: cst.With) -> None:
+        g = self.guards.pop()
+        if self.ctx.seq <= g.start:
+            return
+        ctx, end, target = self.ctx, self.ctx.seq, self.ctx.target()
+        # Calls in the `with` header are not the guarded body.
+        header = sum(1 for _ in _calls_in_header(node))
+
+        def check() -> None:
+            if ctx.evidence_between(g.start + header, end):
+                self._with(node, target)
+        ctx.post_checks.append(check)
+
+    def _with(self, node: cst.With, target: str) -> None:
+        ctx = self.ctx
+        for item in node.items:
+            call = item.item
+            if not isinstance(call, cst.Call):
+                continue
+            if not matches(ctx.qualnames(call.func), ctx.tables.swallowing_calls) and \
+                    not (isinstance(call.func, cst.Attribute) and
+                         call.func.attr.value in ("assertRaises", "suppress")):
+                continue
+            for arg in call.args:
+                if arg.keyword is not None:
+                    continue
+                values = arg.value.elements if isinstance(arg.value, cst.Tuple) else None
+                exprs = [e.value for e in values] if values is not None else [arg.value]
+                for expr in exprs:
+                    hit = matches(ctx.qualnames(expr), ctx.tables.swallowed_exceptions)
+                    if hit:
+                        ctx.suppress(SuppressionKind.SWALLOWED, item,
+                                     detail=f"{dotted(call.func)}({hit})", target=target)
+                        return
+
+
+def _calls_in_header(node: cst.With) -> list[cst.Call]:
+    found: list[cst.Call] = []
+
+    class _Calls(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            found.append(call)
+
+    for item in node.items:
+        item.visit(_Calls())
+    return found
+
+
+def _reraises(handler: cst.ExceptHandler) -> bool:
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_Raise(self, node: cst.Raise) -> None:
+            nonlocal found
+            found = True
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+    handler.body.visit(_Finder())
+    if found:
+        return True
+    # pytest.fail(...) / self.fail(...) in the handler also fails the test.
+    code = cst.Module(body=[]).code_for_node(handler.body)
+    return ".fail(" in code or "fail(" in code.split("(")[0]
+
+
+def _constant_truth(expr: cst.BaseExpression) -> bool | None:
+    if isinstance(expr, cst.Name) and expr.value in ("True", "False", "None"):
+        return expr.value == "True"
+    if isinstance(expr, cst.Integer | cst.Float | cst.SimpleString | cst.Tuple | cst.List |
+                  cst.Dict):
+        return _literal_truth(cst.Module(body=[]).code_for_node(expr))
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
+        inner = _constant_truth(expr.expression)
+        return None if inner is None else not inner
+    return None
+
+
+# --------------------------------------------------------------------------- shapes
+
+_COMPARE_OPS: dict[type, str] = {
+    cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<", cst.LessThanEqual: "<=",
+    cst.GreaterThan: ">", cst.GreaterThanEqual: ">=", cst.In: "in", cst.NotIn: "not in",
+    cst.Is: "is", cst.IsNot: "is not",
+}
+_APPROX_NAMES = {"approx", "isclose", "allclose", "assert_allclose", "assert_almost_equal",
+                 "assert_array_almost_equal", "assertAlmostEqual"}
+
+
+class _Shaper:
+    def __init__(self, module: cst.Module) -> None:
+        self.module = module
+
+    def code(self, node: cst.CSTNode) -> str:
+        return normalize(self.module.code_for_node(node))
+
+    def keywords(self, node: cst.CSTNode) -> tuple[tuple[str, str], ...]:
+        found: list[tuple[str, str]] = []
+        shaper = self
+
+        class _Kw(cst.CSTVisitor):
+            def visit_Call(self, call: cst.Call) -> None:
+                name = (dotted(call.func) or "").rsplit(".", 1)[-1]
+                prefix = "approx." if name in _APPROX_NAMES and call is not node else ""
+                if call is node or prefix:
+                    for a in call.args:
+                        if a.keyword is not None:
+                            found.append((prefix + a.keyword.value, shaper.code(a.value)))
+                    if prefix:
+                        found.append(("approx", "1"))
+
+        node.visit(_Kw())
+        return tuple(sorted(found))
+
+    def shape(self, raw: RawItem) -> Shape:
+        node = raw.shape_node
+        if raw.kind is EvidenceKind.ASSERT and isinstance(node, cst.BaseExpression):
+            return self.assert_shape(node)
+        if isinstance(node, cst.Call):
+            operands = tuple(self.code(a.value) for a in node.args if a.keyword is None
+                             and a.star == "")
+            op = raw.op or (dotted(node.func) or "call").rsplit(".", 1)[-1]
+            kws = self.keywords(node)
+            return Shape(op, operands, kws, tautology=_call_tautology(op, operands))
+        return Shape(raw.op or raw.kind.value, (self.code(node),))
+
+    def assert_shape(self, test: cst.BaseExpression) -> Shape:
+        conj = _conjuncts(test)
+        first = conj[0]
+        kws = self.keywords(test)
+        taut = _assert_tautology(self, test)
+        if isinstance(first, cst.Comparison) and len(first.comparisons) == 1:
+            comp = first.comparisons[0]
+            op = _COMPARE_OPS.get(type(comp.operator), "cmp")
+            left, right = self.code(first.left), self.code(comp.comparator)
+            if op == "is not" and right == "None":
+                return Shape("not None", (left,), kws, len(conj), taut)
+            return Shape(op, (left, right), kws, len(conj), taut)
+        if isinstance(first, cst.UnaryOperation) and isinstance(first.operator, cst.Not):
+            return Shape("not", (self.code(first.expression),), kws, len(conj), taut)
+        if isinstance(first, cst.Call):
+            name = (dotted(first.func) or "").rsplit(".", 1)[-1]
+            if name in ("isinstance", "hasattr", "callable", "any", "all", "bool", "len"):
+                return Shape(f"truthy:{name}", (self.code(first),), kws, len(conj), taut)
+        return Shape("truthy", (self.code(first),), kws, len(conj), taut)
+
+
+def _conjuncts(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+    if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.And):
+        return _conjuncts(expr.left) + _conjuncts(expr.right)
+    return [expr]
+
+
+def _assert_tautology(shaper: _Shaper, test: cst.BaseExpression) -> bool:
+    truth = _constant_truth(test)
+    if truth is True:
+        return True
+    if isinstance(test, cst.Tuple) and test.elements:
+        return True  # assert (x, "msg") is always true
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+        return _constant_truth(test.left) is True or _constant_truth(test.right) is True \
+            or _assert_tautology(shaper, test.left) or _assert_tautology(shaper, test.right)
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        op = _COMPARE_OPS.get(type(test.comparisons[0].operator), "")
+        if op in ("==", "is", "<=", ">=") and \
+                shaper.code(test.left) == shaper.code(test.comparisons[0].comparator):
+            return True
+    return False
+
+
+_TRUE_WHEN_CONSTANT = {"assertTrue": True, "assert_": True, "failUnless": True,
+                       "assertFalse": False, "failIf": False}
+
+
+def _call_tautology(op: str, operands: tuple[str, ...]) -> bool:
+    if op in _TRUE_WHEN_CONSTANT and operands:
+        return _literal_truth(operands[0]) is _TRUE_WHEN_CONSTANT[op]
+    if op in ("assertEqual", "assertEquals", "assertIs", "assertCountEqual", "assertListEqual",
+              "assertDictEqual", "assert_array_equal", "assert_equal", "assert_allclose",
+              "assert_frame_equal", "assert_series_equal") and len(operands) >= 2:
+        return operands[0] == operands[1]
+    if op == "assertIsNotNone" and operands:
+        return operands[0] not in ("None",) and _literal_truth(operands[0]) is not None
+    return False
+
+
+# --------------------------------------------------------------------------- driver
+
+_COLLECTORS: tuple[type[Collector], ...] = (
+    ScopeCollector, AliasCollector, AssertionCollector, SuppressionCollector)
+
+
+def extract(path: str, source: bytes, config: CollectionConfig, tables: Tables,
+            helper_lookup: HelperLookup | None = None) -> FileEvidence:
+    """Classify one image. Never raises: a failure is reported in ``error`` (PS903)."""
+    result: list[FileEvidence] = []
+
+    def work() -> None:
+        try:
+            result.append(_extract(path, source, config, tables, helper_lookup))
+        except cst.ParserSyntaxError as exc:
+            result.append(FileEvidence(path, error=f"syntax error: {exc.message}",
+                                       error_line=exc.raw_line))
+        except RecursionError:
+            result.append(FileEvidence(path, error="nesting too deep to classify"))
+        except (UnicodeDecodeError, UnicodeEncodeError, LookupError) as exc:
+            result.append(FileEvidence(path, error=f"cannot decode source: {exc}"))
+        except Exception as exc:  # fail closed: an unclassifiable file is never clean
+            result.append(FileEvidence(path, error=f"cannot classify: {type(exc).__name__}: {exc}"))
+
+    run_deep(work)
+    return result[0]
+
+
+_DEEP_STACK = 512 * 1024 * 1024
+_DEEP_LIMIT = 60_000
+
+
+def run_deep(fn: Callable[[], None]) -> None:
+    """Run ``fn`` in a thread with a large stack and a raised recursion limit.
+
+    Deeply nested real files (hundreds of levels) exhaust the default limit
+    inside libcst's recursive visitors.
+    """
+    old_limit = sys.getrecursionlimit()
+    old_size = threading.stack_size()
+    try:
+        threading.stack_size(_DEEP_STACK)
+        sys.setrecursionlimit(max(old_limit, _DEEP_LIMIT))
+        thread = threading.Thread(target=fn, name="provscore-classify")
+        thread.start()
+        thread.join()
+    finally:
+        threading.stack_size(old_size)
+        sys.setrecursionlimit(old_limit)
+
+
+def _extract(path: str, source: bytes, config: CollectionConfig, tables: Tables,
+             helper_lookup: HelperLookup | None) -> FileEvidence:
+    module = cst.parse_module(source)
+    ctx = Context(path, config, tables, helper_lookup)
+    collectors = [cls(ctx) for cls in _COLLECTORS]
+    module.visit(_Traversal(ctx, collectors))
+    for fn in ctx.deferred:
+        fn()
+    for c in collectors:
+        c.finish()
+    helper_names = _helper_oracles(ctx)
+    _add_helper_calls(ctx, helper_names)
+    for fn in ctx.post_checks:  # guards see every item, helper calls included
+        fn()
+    return _finalize(ctx, module, helper_names)
+
+
+def _helper_oracles(ctx: Context) -> set[str]:
+    """Qualnames of non-test functions in this file that contain evidence, transitively."""
+    funcs = {f.qualname: f for f in ctx.defs if not f.is_test and f.test_id is None}
+    direct = {f.qualname for f in funcs.values() if f.evidence_count > 0}
+    direct |= {it.frame.qualname for it in ctx.items
+               if it.frame.qualname in funcs and it.kind is not EvidenceKind.EXPECTED_READ}
+    calls_by_frame: dict[str, set[str]] = {}
+    for call in ctx.calls:
+        if call.frame.qualname in funcs:
+            calls_by_frame.setdefault(call.frame.qualname, set()).add(call.name)
+    helpers = set(direct)
+    changed = True
+    while changed:
+        changed = False
+        short = {h.rsplit(".", 1)[-1] for h in helpers}
+        for qual, names in calls_by_frame.items():
+            if qual not in helpers and names & short:
+                helpers.add(qual)
+                changed = True
+    return helpers
+
+
+def _is_helper_call(ctx: Context, call: RawCall, local: set[str],
+                    lookup: HelperLookup | None) -> bool:
+    if id(call.node) in ctx.consumed:
+        return False
+    name = call.name
+    func = call.node.func
+    local_short = {h.rsplit(".", 1)[-1] for h in local}
+    if isinstance(func, cst.Name):
+        if name in local_short:
+            return True
+        imported = ctx.aliases.imported(name)
+        if imported and lookup is not None and any(lookup(ctx.path, q) for q in imported):
+            return True
+        resolved = ctx.aliases.resolve(name)
+        if matches(resolved, ctx.tables.assertion_helpers):
+            return True
+        if not imported and name in _BUILTINS:
+            return False
+        return name.startswith(ctx.tables.helper_name_prefixes)
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and \
+            func.value.value in ("self", "cls"):
+        return name in local_short or name.startswith(ctx.tables.helper_name_prefixes)
+    if isinstance(func, cst.Attribute):
+        resolved = ctx.qualnames(func)
+        if lookup is not None and any(lookup(ctx.path, q) for q in resolved if "." in q):
+            return True
+        if matches(resolved, ctx.tables.assertion_helpers):
+            return True
+    return False
+
+
+_BUILTINS = frozenset(dir(builtins))  # names never taken for helpers
+
+
+def _add_helper_calls(ctx: Context, helpers: set[str]) -> None:
+    seen = {id(it.node) for it in ctx.items}
+    for call in ctx.calls:
+        if id(call.node) in seen:
+            continue
+        if call.frame.qualname in helpers and call.name == call.frame.name:
+            continue  # recursion inside a helper
+        if _is_helper_call(ctx, call, helpers, ctx.helper_lookup):
+            ctx.items.append(RawItem(EvidenceKind.HELPER_CALL, call.node, call.frame, call.node,
+                                     call.seq, op=call.name))
+
+
+def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileEvidence:
+    shaper = _Shaper(module)
+    tests = [f for f in ctx.defs if f.is_test]
+    helper_frames = [f for f in ctx.defs if f.qualname in helper_names]
+    nodes: list[cst.CSTNode] = [_first_line_node(it.node) for it in ctx.items]
+    nodes += [_first_line_node(s.node) for s in ctx.suppressions]
+    nodes += [f.node.name for f in tests + helper_frames if isinstance(f.node, cst.FunctionDef)]
+    lines = _locate(module, nodes)
+
+    def line_of(node: cst.CSTNode) -> int | None:
+        return lines.get(id(_first_line_node(node)))
+
+    items: list[EvidenceItem] = []
+    for raw in sorted(ctx.items, key=lambda r: (r.seq, r.kind)):
+        fr = raw.frame
+        in_test = fr.test_id is not None
+        node_id = fr.test_id if fr.test_id is not None else (
+            f"{ctx.path}::{fr.qualname}" if fr.qualname else ctx.path)
+        items.append(EvidenceItem(
+            kind=raw.kind, path=ctx.path, node_id=node_id,
+            scope=fr.test_scope if in_test else "", in_test=in_test,
+            code=shaper.code(raw.node), shape=shaper.shape(raw), line=line_of(raw.node),
+            detail=raw.detail))
+    sups = [Suppression(s.kind, ctx.path, s.target, shaper.code(s.node), line_of(s.node),
+                        s.detail) for s in ctx.suppressions]
+    test_defs = [TestDef(f.node_id, f.name, line_of(f.node) if f.node else None,
+                         _def_body(shaper, f.node)) for f in tests if f.node is not None]
+    helper_defs = [HelperDef(f.qualname, f"{ctx.path}::{f.qualname}",
+                             line_of(f.node) if f.node else None,
+                             shaper.code(f.node) if f.node else "", f.fixture)
+                   for f in helper_frames]
+    return FileEvidence(ctx.path, tuple(items), tuple(sups), tuple(test_defs), tuple(helper_defs))
+
+
+def _def_body(shaper: _Shaper, node: cst.CSTNode) -> str:
+    if isinstance(node, cst.FunctionDef):
+        return shaper.code(node.with_changes(name=cst.Name("_"), leading_lines=()))
+    return shaper.code(node)
+
+
+def helper_names_in(source: bytes, path: str, config: CollectionConfig,
+                    tables: Tables) -> frozenset[str]:
+    """Names of helper oracles a module defines (for imports from unchanged modules)."""
+    ev = extract(path, source, config, tables)
+    return frozenset(h.qualname for h in ev.helpers)
+
+
+__all__ = [
+    "CollectionConfig", "EvidenceItem", "EvidenceKind", "FileEvidence", "HelperDef", "Shape",
+    "Suppression", "SuppressionKind", "Tables", "TestDef", "extract", "normalize",
+]

@@ -1,0 +1,335 @@
+"""The scoring pipeline: request → stages in order → :class:`Report`.
+
+This is the library entry point the CLI calls (``provscore score``). Data
+flows one way through the stage modules; nothing here formats output.
+"""
+
+from __future__ import annotations
+
+import configparser
+import posixpath
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from provscore.contract import Contract
+from provscore.decision import Policy, ScoreInputs, decide, gate_of
+from provscore.diff import (
+    ChangeSet,
+    DiffParseError,
+    FileChange,
+    FileStatus,
+    decode_diff,
+    parse_diff,
+)
+from provscore.evidence import CollectionConfig, FileEvidence, Tables, extract
+from provscore.findings import (
+    evidence_findings,
+    input_findings,
+    marker_findings,
+    suppression_findings,
+    write_set_findings,
+)
+from provscore.git import Repo
+from provscore.images import ApplyFailure, FileImages, build_images
+from provscore.model import Finding, PathRole
+from provscore.provenance import FilePair, ProvenanceResult, classify
+from provscore.pytestconfig import (
+    CONFIG_FILES,
+    COVERAGE_FILES,
+    collection_config,
+    compare_options,
+    read_options,
+)
+from provscore.report.model import Inputs, Report, TestRow, WriteSetRow
+from provscore.rules import registry
+from provscore.writeset import WriteSet, build_write_set, classify_path
+
+EVIDENCE_ROLES = (PathRole.TEST, PathRole.CONFTEST, PathRole.HELPER)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreRequest:
+    repo: Path
+    base: str
+    head: str | None = None
+    diff: bytes | None = None
+    diff_origin: str = "<diff>"
+    oracle_dir: Path | None = None
+    contract: Contract = field(default_factory=Contract)
+
+
+@dataclass(frozen=True, slots=True)
+class StaticResult:
+    """Everything the static stages produce, before off-tree evidence."""
+
+    changes: ChangeSet
+    findings: tuple[Finding, ...]
+    provenance: ProvenanceResult
+    write_set: WriteSet
+    removed: int
+    added: int
+    base_sha: str
+    head_sha: str | None
+
+
+class HelperIndex:
+    """Which imported names are helper oracles, read from base (or the post-image)."""
+
+    def __init__(self, repo: Repo, base: str, config: CollectionConfig, tables: Tables,
+                 post_images: Mapping[str, bytes | None]) -> None:
+        self.repo, self.base, self.config, self.tables = repo, base, config, tables
+        self.post_images = post_images
+        self._tree: set[str] | None = None
+        self._cache: dict[str, frozenset[str]] = {}
+
+    def _paths(self) -> set[str]:
+        if self._tree is None:
+            self._tree = {e.path for e in self.repo.ls_tree(self.base) if e.path.endswith(".py")}
+            self._tree |= {p for p in self.post_images if p.endswith(".py")}
+        return self._tree
+
+    def _helpers(self, path: str) -> frozenset[str]:
+        if path not in self._cache:
+            self._cache[path] = frozenset()  # guards against import cycles
+            if path in self.post_images:
+                data = self.post_images[path]
+            else:
+                data = self.repo.read_blobs(self.base, [path]).get(path)
+            if data is not None:
+                ev = extract(path, data, self.config, self.tables)
+                self._cache[path] = frozenset(h.qualname for h in ev.helpers)
+        return self._cache[path]
+
+    def __call__(self, importer: str, qualname: str) -> bool:
+        module, _, name = qualname.rpartition(".")
+        if not module or not name:
+            return False
+        if module.startswith("."):
+            dots = len(module) - len(module.lstrip("."))
+            pkg = posixpath.dirname(importer)
+            for _ in range(dots - 1):
+                pkg = posixpath.dirname(pkg)
+            rest = module.lstrip(".").replace(".", "/")
+            stem = posixpath.join(pkg, rest) if rest else pkg
+        else:
+            stem = module.replace(".", "/")
+        tree = self._paths()
+        for candidate in (f"{stem}.py", f"{stem}/__init__.py", f"src/{stem}.py",
+                          f"src/{stem}/__init__.py"):
+            if candidate in tree and _worth_reading(candidate):
+                return name in self._helpers(candidate)
+        return False
+
+
+def _worth_reading(path: str) -> bool:
+    # Helper oracles live in test code; production modules are the call graph's job.
+    parts = path.split("/")
+    return any("test" in p for p in parts) or parts[-1] == "conftest.py"
+
+
+def _config_images(images: Sequence[FileImages], base_blobs: Mapping[str, bytes | None]
+                   ) -> tuple[dict[str, bytes | None], dict[str, bytes | None]]:
+    pre = {p: base_blobs.get(p) for p in (*CONFIG_FILES, *COVERAGE_FILES)}
+    post = dict(pre)
+    for img in images:
+        for path in (img.change.old_path, img.change.new_path):
+            if path in post:
+                post[path] = img.post if path == img.change.new_path else None
+    return pre, post
+
+
+def _runner_sections_changed(images: Sequence[FileImages]) -> frozenset[str]:
+    """pyproject.toml / setup.cfg count as runner channels only when those sections change."""
+    out: set[str] = set()
+    for img in images:
+        path = img.change.path
+        name = posixpath.basename(path)
+        if name == "pyproject.toml":
+            if _toml_sections(img.pre) != _toml_sections(img.post):
+                out.add(path)
+        elif name == "setup.cfg" and _cfg_sections(img.pre) != _cfg_sections(img.post):
+            out.add(path)
+    return frozenset(out)
+
+
+def _toml_sections(data: bytes | None) -> object:
+    if data is None:
+        return None
+    try:
+        doc = tomllib.loads(data.decode("utf-8", "replace"))
+    except tomllib.TOMLDecodeError:
+        return ("unparseable", data)  # fail closed: unparseable differs from anything
+    tool = doc.get("tool", {})
+    project = doc.get("project", {})
+    return (tool.get("pytest"), tool.get("coverage"), tool.get("tox"), tool.get("nox"),
+            tool.get("poetry", {}).get("dependencies"), tool.get("hatch", {}).get("envs"),
+            project.get("dependencies"), project.get("optional-dependencies"),
+            project.get("entry-points"), doc.get("build-system"),
+            doc.get("dependency-groups"))
+
+
+def _cfg_sections(data: bytes | None) -> object:
+    if data is None:
+        return None
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(data.decode("utf-8", "replace"))
+    except configparser.Error:
+        return ("unparseable", data)
+    keep = [s for s in parser.sections()
+            if s in ("tool:pytest", "options", "options.extras_require", "options.entry_points")
+            or s.startswith("coverage:")]
+    return {s: dict(parser.items(s)) for s in keep}
+
+
+def _analysed(change: FileChange, role: PathRole, post: bytes | None) -> bool:
+    if change.binary or change.unsafe_reason:
+        return False
+    if not change.path.endswith(".py") and not (change.old_path or "").endswith(".py"):
+        return False
+    if role in EVIDENCE_ROLES:
+        return True
+    # Production modules are read only for pytest hooks (a plugin can rewrite outcomes).
+    return b"def pytest_" in (post or b"") and "def pytest_" in change.added_text()
+
+
+def run_static(req: ScoreRequest) -> StaticResult:
+    """The static stages: diff → images → evidence → provenance → findings."""
+    reg = registry()
+    repo = Repo(req.repo)
+    base_sha = repo.resolve(req.base)
+    head_sha = repo.resolve(req.head) if req.head else None
+    raw = repo.diff(base_sha, head_sha) if head_sha else (req.diff or b"")
+    origin = f"git diff {req.base} {req.head}" if head_sha else req.diff_origin
+    try:
+        changes = parse_diff(decode_diff(raw), origin=origin)
+    except DiffParseError as exc:
+        finding = reg["PS901"].finding(anchor="PS901", reason=str(exc))
+        empty = ProvenanceResult((), (), (), ())
+        return StaticResult(ChangeSet(()), (finding,), empty, WriteSet(()), 0, 0, base_sha,
+                            head_sha)
+
+    safe = [c for c in changes.files if not c.unsafe_reason]
+    wanted = [c.old_path for c in safe if c.old_path] + \
+        [c.new_path for c in safe if c.new_path and c.status is FileStatus.ADDED]
+    base_blobs = repo.read_blobs(base_sha, [*wanted, *CONFIG_FILES, *COVERAGE_FILES])
+    post_blobs = repo.read_blobs(head_sha, [c.new_path for c in safe if c.new_path]) \
+        if head_sha else None
+    images = build_images(changes, base_blobs, post_blobs)
+    failures = list(images.failures)
+    for c in safe:
+        if c.status is FileStatus.ADDED and c.new_path and base_blobs.get(c.new_path) is not None \
+                and head_sha is None:
+            failures.append(ApplyFailure(c.new_path,
+                                         "file added by the patch already exists at base"))
+
+    pre_cfg, post_cfg = _config_images(images.files, base_blobs)
+    base_options = read_options(pre_cfg)
+    config = collection_config(base_options)
+    tables = Tables.load(req.contract.assertion_helpers)
+    post_by_path = {f.change.new_path: f.post for f in images.files if f.change.new_path}
+    lookup = HelperIndex(repo, base_sha, config, tables, post_by_path)
+    oracle_prefixes = _oracle_prefixes(repo, req.oracle_dir)
+    fixture_roots = req.contract.fixture_roots
+
+    pairs: list[FilePair] = []
+    unparseable: list[tuple[str, str, int | None, str]] = []
+    for img in images.files:
+        change = img.change
+        role = classify_path(change.path, config, oracle_prefixes=oracle_prefixes,
+                             fixture_roots=fixture_roots)
+        if not _analysed(change, role, img.post):
+            continue
+        pre_ev = post_ev = None
+        if img.pre is not None and change.old_path:
+            pre_ev = extract(change.old_path, img.pre, config, tables, lookup)
+        if img.post is not None and change.new_path:
+            post_ev = extract(change.new_path, img.post, config, tables, lookup)
+        for ev, side in ((pre_ev, "pre"), (post_ev, "post")):
+            if ev is not None and ev.error is not None:
+                unparseable.append((ev.path, ev.error, ev.error_line, side))
+        pairs.append(FilePair(change.old_path, change.new_path, _ok(pre_ev), _ok(post_ev)))
+
+    prov = classify(pairs)
+    ws = build_write_set(changes, config, oracle_prefixes=oracle_prefixes,
+                         fixture_roots=fixture_roots,
+                         runner_sections_changed=_runner_sections_changed(images.files))
+    expected = {it.detail for p in pairs if p.post for it in p.post.items if it.detail}
+    findings: list[Finding] = []
+    findings += input_findings(reg, failures, unparseable)
+    findings += write_set_findings(reg, changes, ws, max_files=req.contract.max_changed_files,
+                                   allowed_runner=req.contract.allowed_runner_edits,
+                                   expected_paths=expected)
+    ev_findings, tally = evidence_findings(reg, prov)
+    findings += ev_findings
+    config_changes = compare_options(base_options, read_options(post_cfg))
+    findings += suppression_findings(reg, prov, config_changes)
+    findings += marker_findings(reg, changes)
+    return StaticResult(changes, tuple(sorted(findings, key=report_order)), prov, ws,
+                        tally.removed, tally.added, base_sha, head_sha)
+
+
+def report_order(f: Finding) -> tuple[int, tuple[str, int, str, str]]:
+    """Findings in gate order, then by place: the first cause reads first."""
+    return gate_of(f.code), f.sort_key()
+
+
+def _ok(ev: FileEvidence | None) -> FileEvidence | None:
+    """An image that could not be classified contributes nothing (PS903 already rejects)."""
+    return None if ev is None or ev.error is not None else ev
+
+
+def _oracle_prefixes(repo: Repo, oracle_dir: Path | None) -> tuple[str, ...]:
+    prefixes: list[str] = []
+    if oracle_dir is not None:
+        try:
+            rel = oracle_dir.resolve().relative_to(repo.top.resolve())
+        except ValueError:
+            rel = None
+        if rel is not None and str(rel) not in ("", "."):
+            prefixes.append(rel.as_posix())
+    return tuple(prefixes)
+
+
+def policy_of(contract: Contract) -> Policy:
+    return Policy(contract.pass_threshold, contract.review_threshold, contract.removed_penalty,
+                  contract.removed_penalty_cap, contract.added_penalty,
+                  contract.added_penalty_cap)
+
+
+def score(req: ScoreRequest) -> Report:
+    """Score a patch: the static stages plus (for now) the independent-evidence gate."""
+    static = run_static(req)
+    reg = registry()
+    findings = list(static.findings)
+    findings.append(reg["PS502"].finding(
+        anchor="PS502", detail="no off-tree results of preexisting tests were given"))
+    inputs = ScoreInputs(removed=static.removed, added=static.added)
+    not_evaluated = {5: "no fixture lock in the oracle dir",
+                     6: "no freeze or flake ledger in the oracle dir"}
+    verdict = decide(findings, inputs, policy_of(req.contract), not_evaluated)
+    return build_report(req, static, tuple(sorted(findings, key=report_order)), verdict)
+
+
+def build_report(req: ScoreRequest, static: StaticResult, findings: tuple[Finding, ...],
+                 verdict: object, results: Sequence[str] = ()) -> Report:
+    from provscore.decision import Verdict
+
+    assert isinstance(verdict, Verdict)
+    tests = tuple(TestRow(t.node_id, t.status.value,
+                          t.pre.node_id if t.pre is not None and t.post is not None
+                          and t.pre.node_id != t.post.node_id else None)
+                  for t in static.provenance.tests)
+    return Report(
+        decision=verdict.decision, merge_score=verdict.score.merge_score, score=verdict.score,
+        first_cause=verdict.first_cause, findings=findings, gates=verdict.gates,
+        evidence=static.provenance.counts(),
+        write_set=tuple(WriteSetRow(e.path, e.role.value, e.status, e.runner)
+                        for e in static.write_set.entries),
+        tests=tests,
+        inputs=Inputs(str(req.repo), static.base_sha, static.head_sha,
+                      None if req.head else req.diff_origin,
+                      str(req.oracle_dir) if req.oracle_dir else None, tuple(results)),
+        unscored=verdict.unscored)

@@ -1,0 +1,469 @@
+"""Stage 4: provenance of every evidence item, suppression, test and helper oracle.
+
+Pre-image items are matched to post-image items by anchor, never by line:
+(file following renames, test node id following test moves, scope, kind,
+normalised code). Moving a test, renaming its file or reformatting an
+assertion over several lines therefore matches as ``preexisting``. What is
+left is paired inside the same test to find modifications, which are judged
+``weakened``, ``expected_changed``, ``strengthened`` or ``changed``; the rest
+is ``agent_removed`` / ``agent_added``.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import enum
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from provscore.evidence import (
+    EvidenceItem,
+    EvidenceKind,
+    FileEvidence,
+    HelperDef,
+    Shape,
+    Suppression,
+    TestDef,
+)
+from provscore.model import Modification, Provenance
+from provscore.rules import patterns
+
+
+@dataclass(frozen=True, slots=True)
+class FilePair:
+    """Evidence of one analysed file before and after (None = absent on that side)."""
+
+    old_path: str | None
+    new_path: str | None
+    pre: FileEvidence | None
+    post: FileEvidence | None
+
+
+@dataclass(frozen=True, slots=True)
+class ClassifiedItem:
+    provenance: Provenance
+    pre: EvidenceItem | None
+    post: EvidenceItem | None
+    modification: Modification | None = None
+    reason: str = ""
+
+    @property
+    def item(self) -> EvidenceItem:
+        item = self.post if self.post is not None else self.pre
+        assert item is not None
+        return item
+
+    @property
+    def side(self) -> str:
+        return "post" if self.post is not None else "pre"
+
+
+@dataclass(frozen=True, slots=True)
+class ClassifiedSuppression:
+    provenance: Provenance
+    suppression: Suppression
+    side: str  # "post" for added, "pre" for removed
+    target_added: bool = False  # it suppresses a test the patch itself added
+
+
+class TestStatus(enum.StrEnum):
+    KEPT = "kept"
+    MOVED = "moved"
+    REMOVED = "removed"
+    ADDED = "added"
+
+
+@dataclass(frozen=True, slots=True)
+class TestChange:
+    status: TestStatus
+    pre: TestDef | None
+    post: TestDef | None
+
+    @property
+    def node_id(self) -> str:
+        test = self.post if self.post is not None else self.pre
+        assert test is not None
+        return test.node_id
+
+
+class HelperStatus(enum.StrEnum):
+    MODIFIED = "modified"
+    REMOVED = "removed"
+    ADDED = "added"
+
+
+@dataclass(frozen=True, slots=True)
+class HelperChange:
+    status: HelperStatus
+    pre: HelperDef | None
+    post: HelperDef | None
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class ProvenanceResult:
+    items: tuple[ClassifiedItem, ...]
+    suppressions: tuple[ClassifiedSuppression, ...]
+    tests: tuple[TestChange, ...]
+    helpers: tuple[HelperChange, ...]
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        """Evidence counts by kind × provenance (tests' evidence only)."""
+        out: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        for c in self.items:
+            label = c.provenance.value if c.modification is None else \
+                f"{c.provenance.value}:{c.modification.value}"
+            out[c.item.kind.value][label] += 1
+        return {k: dict(v) for k, v in sorted(out.items())}
+
+
+# --------------------------------------------------------------------------- tests
+
+def _rekey(node_id: str, old: str | None, new: str | None) -> str:
+    if old and new and old != new and (node_id == old or node_id.startswith(old + "::")):
+        return new + node_id[len(old):]
+    return node_id
+
+
+def match_tests(pairs: Sequence[FilePair]) -> tuple[tuple[TestChange, ...], dict[str, str]]:
+    """Match tests across the patch; returns changes and a map pre node id → post node id."""
+    pre: dict[str, TestDef] = {}
+    post: dict[str, TestDef] = {}
+    for p in pairs:
+        for t in p.pre.tests if p.pre else ():
+            pre[_rekey(t.node_id, p.old_path, p.new_path)] = t
+        for t in p.post.tests if p.post else ():
+            post[t.node_id] = t
+    changes: list[TestChange] = []
+    idmap: dict[str, str] = {}
+    for key in [k for k in pre if k in post]:
+        idmap[pre[key].node_id] = key
+        moved = pre[key].node_id != key
+        changes.append(TestChange(TestStatus.MOVED if moved else TestStatus.KEPT,
+                                  pre.pop(key), post.pop(key)))
+    # Same body under another name or in another file/class: a move, not a removal.
+    by_body: dict[str, list[str]] = defaultdict(list)
+    for key, t in post.items():
+        by_body[t.body].append(key)
+    for key in list(pre):
+        candidates = [k for k in by_body.get(pre[key].body, []) if k in post]
+        if candidates:
+            dest = candidates[0]
+            idmap[pre[key].node_id] = dest
+            changes.append(TestChange(TestStatus.MOVED, pre.pop(key), post.pop(dest)))
+    # Same function name, unique on both sides, body edited: moved and modified.
+    pre_names = _unique_names(pre.values())
+    post_names = _unique_names(post.values())
+    for name, key in pre_names.items():
+        dest_key = post_names.get(name)
+        if dest_key is not None and key in pre and dest_key in post:
+            idmap[pre[key].node_id] = dest_key
+            changes.append(TestChange(TestStatus.MOVED, pre.pop(key), post.pop(dest_key)))
+    changes += [TestChange(TestStatus.REMOVED, t, None) for t in pre.values()]
+    changes += [TestChange(TestStatus.ADDED, None, t) for t in post.values()]
+    return tuple(sorted(changes, key=lambda c: c.node_id)), idmap
+
+
+def _unique_names(tests: Iterable[TestDef]) -> dict[str, str]:
+    seen: dict[str, list[str]] = defaultdict(list)
+    for t in tests:
+        seen[t.name].append(t.node_id)
+    return {name: ids[0] for name, ids in seen.items() if len(ids) == 1}
+
+
+# --------------------------------------------------------------------------- items
+
+_FAMILY = {
+    EvidenceKind.ASSERT: "check", EvidenceKind.UNITTEST: "check", EvidenceKind.LIBRARY: "check",
+    EvidenceKind.MOCK: "check", EvidenceKind.HELPER_CALL: "check", EvidenceKind.FAIL: "check",
+    EvidenceKind.RAISES: "raises", EvidenceKind.PROPERTY: "property",
+    EvidenceKind.PARAM_ROW: "row", EvidenceKind.EXPECTED_READ: "read",
+}
+
+
+def _multiset_match(pre: list[EvidenceItem], post: list[EvidenceItem],
+                    key_pre: Callable[[EvidenceItem], object],
+                    key_post: Callable[[EvidenceItem], object],
+                    ) -> tuple[list[tuple[EvidenceItem, EvidenceItem]], list[EvidenceItem],
+                               list[EvidenceItem]]:
+    buckets: dict[object, list[EvidenceItem]] = defaultdict(list)
+    for it in post:
+        buckets[key_post(it)].append(it)
+    pairs: list[tuple[EvidenceItem, EvidenceItem]] = []
+    left_pre: list[EvidenceItem] = []
+    for it in pre:
+        bucket = buckets.get(key_pre(it))
+        if bucket:
+            pairs.append((it, bucket.pop(0)))
+        else:
+            left_pre.append(it)
+    matched = {id(b) for _, b in pairs}
+    left_post = [it for it in post if id(it) not in matched]
+    return pairs, left_pre, left_post
+
+
+def classify_items(pairs: Sequence[FilePair], idmap: dict[str, str]) -> list[ClassifiedItem]:
+    pre_items: list[EvidenceItem] = []
+    post_items: list[EvidenceItem] = []
+    renames: dict[str, tuple[str | None, str | None]] = {}
+    for p in pairs:
+        if p.pre:
+            pre_items += p.pre.items
+            renames[p.pre.path] = (p.old_path, p.new_path)
+        if p.post:
+            post_items += p.post.items
+
+    def pre_id(it: EvidenceItem) -> str:
+        if it.node_id in idmap:
+            return idmap[it.node_id]
+        old, new = renames.get(it.path, (None, None))
+        return _rekey(it.node_id, old, new)
+
+    result: list[ClassifiedItem] = []
+    exact, pre_left, post_left = _multiset_match(
+        pre_items, post_items,
+        lambda it: (pre_id(it), it.scope, it.kind, it.code),
+        lambda it: (it.node_id, it.scope, it.kind, it.code))
+    # Same check moved to another test (still runs, still evidence).
+    moved, pre_left, post_left = _multiset_match(
+        pre_left, post_left,
+        lambda it: (it.in_test, it.scope, it.kind, it.code),
+        lambda it: (it.in_test, it.scope, it.kind, it.code))
+    result += [ClassifiedItem(Provenance.PREEXISTING, a, b) for a, b in exact + moved]
+
+    # Pair what is left inside the same test: modifications.
+    groups_pre: dict[tuple[str, str, str], list[EvidenceItem]] = defaultdict(list)
+    groups_post: dict[tuple[str, str, str], list[EvidenceItem]] = defaultdict(list)
+    for it in pre_left:
+        groups_pre[(pre_id(it), it.scope, _FAMILY[it.kind])].append(it)
+    for it in post_left:
+        groups_post[(it.node_id, it.scope, _FAMILY[it.kind])].append(it)
+    for key in sorted(set(groups_pre) | set(groups_post)):
+        olds, news = groups_pre.get(key, []), groups_post.get(key, [])
+        for a, b in _pair_by_similarity(olds, news, rows=key[2] == "row"):
+            if a is not None and b is not None:
+                mod, reason = compare(a, b)
+                result.append(ClassifiedItem(Provenance.AGENT_MODIFIED, a, b, mod, reason))
+            elif a is not None:
+                if a.kind is EvidenceKind.PARAM_ROW:
+                    result.append(ClassifiedItem(Provenance.AGENT_MODIFIED, a, None,
+                                                 Modification.WEAKENED,
+                                                 "parametrize row removed"))
+                else:
+                    result.append(ClassifiedItem(Provenance.AGENT_REMOVED, a, None))
+            elif b is not None:
+                result.append(ClassifiedItem(Provenance.AGENT_ADDED, None, b))
+    return result
+
+
+def _pair_by_similarity(olds: list[EvidenceItem], news: list[EvidenceItem], *, rows: bool
+                        ) -> list[tuple[EvidenceItem | None, EvidenceItem | None]]:
+    """Greedy pairing, most similar first; dissimilar leftovers stay unpaired."""
+    scored: list[tuple[float, int, int]] = []
+    for i, a in enumerate(olds):
+        for j, b in enumerate(news):
+            ratio = difflib.SequenceMatcher(None, a.code, b.code, autojunk=False).ratio()
+            same_kind = a.kind is b.kind
+            # A removed row and an added row are a changed row only when they look alike.
+            threshold = 0.5 if rows else (0.0 if same_kind else 0.3)
+            if ratio >= threshold:
+                scored.append((ratio + (1.0 if same_kind else 0.0), i, j))
+    scored.sort(key=lambda t: (-t[0], t[1], t[2]))
+    used_i: set[int] = set()
+    used_j: set[int] = set()
+    out: list[tuple[EvidenceItem | None, EvidenceItem | None]] = []
+    for _, i, j in scored:
+        if i in used_i or j in used_j:
+            continue
+        used_i.add(i)
+        used_j.add(j)
+        out.append((olds[i], news[j]))
+    out += [(a, None) for i, a in enumerate(olds) if i not in used_i]
+    out += [(None, b) for j, b in enumerate(news) if j not in used_j]
+    return out
+
+
+# --------------------------------------------------------------------------- weakening
+
+def _groups(name: str) -> list[list[str]]:
+    value = patterns("strength").get(name, [])
+    return [list(g) for g in value]
+
+
+_ASSERT_RANK = {"==": 0, "is": 0, "cmp": 1, "in": 1, "not in": 1, "<": 1, ">": 1, "<=": 1,
+                ">=": 1, "!=": 2, "is not": 2, "not None": 3, "not": 3, "truthy": 3}
+
+
+def _rank(shape: Shape, kind: EvidenceKind) -> int | None:
+    if kind is EvidenceKind.ASSERT:
+        if shape.op.startswith("truthy:"):
+            return 3
+        return _ASSERT_RANK.get(shape.op)
+    for table in ("unittest_groups", "mock_groups", "numpy_groups"):
+        for rank, group in enumerate(_groups(table)):
+            if shape.op in group:
+                return rank
+    return None
+
+
+def _is_literal(code: str) -> bool:
+    try:
+        ast.literal_eval(code)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def _number(code: str) -> float | None:
+    try:
+        value = ast.literal_eval(code)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+_BROAD_EXCEPTIONS = {"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"}
+
+
+def _keyword_verdict(a: Shape, b: Shape) -> tuple[Modification | None, str]:
+    strength = patterns("strength")
+    tolerance = set(strength.get("tolerance_keywords", []))
+    precision = set(strength.get("precision_keywords", []))
+    narrowing = set(strength.get("narrowing_keywords", []))
+    ka, kb = dict(a.keywords), dict(b.keywords)
+    stronger = False
+    for key in sorted(set(ka) | set(kb)):
+        base = key.rsplit(".", 1)[-1]
+        va, vb = ka.get(key), kb.get(key)
+        if va == vb:
+            continue
+        if base in tolerance:
+            na, nb = _number(va) if va else 0.0, _number(vb) if vb else 0.0
+            if va is None and key.startswith("approx."):
+                na = 1e-6 if base == "rel" else 1e-12  # pytest.approx's defaults
+            if na is None or nb is None:
+                return Modification.CHANGED, f"tolerance {key} changed"
+            if nb > na:
+                return Modification.WEAKENED, f"tolerance {key} widened ({va} → {vb})"
+            stronger = True
+        elif base in precision:
+            na, nb = _number(va) if va else None, _number(vb) if vb else None
+            if vb is None or (na is not None and nb is not None and nb < na):
+                return Modification.WEAKENED, f"{key} lowered ({va} → {vb})"
+            stronger = True
+        elif base in narrowing:
+            if vb is None or vb == "False":
+                return Modification.WEAKENED, f"{key}={va} dropped"
+            if va is None:
+                stronger = True
+            else:
+                return Modification.EXPECTED_CHANGED, f"{key} changed ({va} → {vb})"
+        elif key == "approx" and vb is not None and va is None:
+            return Modification.WEAKENED, "exact comparison became approximate"
+        else:
+            return Modification.CHANGED, f"keyword {key} changed"
+    return (Modification.STRENGTHENED, "check narrowed") if stronger else (None, "")
+
+
+def compare(pre: EvidenceItem, post: EvidenceItem) -> tuple[Modification, str]:
+    """Judge how an evidence item changed; undecidable changes are ``changed``."""
+    a, b = pre.shape, post.shape
+    if b.tautology and not a.tautology:
+        return Modification.WEAKENED, "became a tautology"
+    if pre.kind is EvidenceKind.PARAM_ROW:
+        return Modification.EXPECTED_CHANGED, "parametrize row changed"
+    if b.conjuncts < a.conjuncts:
+        return Modification.WEAKENED, f"{a.conjuncts} conditions became {b.conjuncts}"
+    if pre.kind is EvidenceKind.RAISES and post.kind is EvidenceKind.RAISES:
+        broad_a = set(a.operands) & _BROAD_EXCEPTIONS
+        broad_b = set(b.operands) & _BROAD_EXCEPTIONS
+        if broad_b and not broad_a:
+            return Modification.WEAKENED, f"expected exception broadened to {sorted(broad_b)[0]}"
+        if a.operands != b.operands and set(a.operands) < set(b.operands):
+            return Modification.WEAKENED, "more exception types accepted"
+    if pre.kind is not post.kind and _FAMILY[pre.kind] == _FAMILY[post.kind]:
+        ra, rb = _rank(a, pre.kind), _rank(b, post.kind)
+        if ra is not None and rb is not None and rb > ra:
+            return Modification.WEAKENED, f"{a.op} became {b.op}"
+        if post.kind is EvidenceKind.HELPER_CALL or pre.kind is EvidenceKind.HELPER_CALL:
+            return Modification.CHANGED, f"{a.op} became {b.op}"
+    ra, rb = _rank(a, pre.kind), _rank(b, post.kind)
+    if ra is not None and rb is not None and a.op != b.op:
+        if rb > ra:
+            return Modification.WEAKENED, f"{a.op} became {b.op}"
+        if rb < ra:
+            return Modification.STRENGTHENED, f"{a.op} became {b.op}"
+    elif a.op != b.op and (ra is None) != (rb is None):
+        return Modification.CHANGED, f"{a.op} became {b.op}"
+    verdict, reason = _keyword_verdict(a, b)
+    if verdict is Modification.WEAKENED or verdict is Modification.CHANGED:
+        return verdict, reason
+    if a.op == b.op and a.operands != b.operands:
+        if len(a.operands) == len(b.operands):
+            diff = [(x, y) for x, y in zip(a.operands, b.operands, strict=True) if x != y]
+            if len(diff) == 1 and (_is_literal(diff[0][0]) or _is_literal(diff[0][1])):
+                return Modification.EXPECTED_CHANGED, \
+                    f"expected value {diff[0][0]} became {diff[0][1]}"
+        return Modification.CHANGED, "checked expression changed"
+    if b.conjuncts > a.conjuncts:
+        return Modification.STRENGTHENED, f"{a.conjuncts} conditions became {b.conjuncts}"
+    if verdict is not None:
+        return verdict, reason
+    if a.op != b.op:
+        return Modification.CHANGED, f"{a.op} became {b.op}"
+    return Modification.CHANGED, "changed"
+
+
+# --------------------------------------------------------------------------- suppressions, helpers
+
+def classify_suppressions(pairs: Sequence[FilePair], idmap: dict[str, str],
+                          added_tests: frozenset[str]) -> list[ClassifiedSuppression]:
+    pre: list[tuple[tuple[str, str, str], Suppression]] = []
+    post: dict[tuple[str, str, str], list[Suppression]] = defaultdict(list)
+    for p in pairs:
+        for s in p.pre.suppressions if p.pre else ():
+            target = idmap.get(s.node_id) or _rekey(s.node_id, p.old_path, p.new_path)
+            pre.append(((target, s.kind.value, s.code), s))
+        for s in p.post.suppressions if p.post else ():
+            post[(s.node_id, s.kind.value, s.code)].append(s)
+    out: list[ClassifiedSuppression] = []
+    for key, s in pre:
+        bucket = post.get(key)
+        if bucket:
+            bucket.pop(0)
+        else:
+            out.append(ClassifiedSuppression(Provenance.AGENT_REMOVED, s, "pre"))
+    for sups in post.values():
+        for s in sups:
+            out.append(ClassifiedSuppression(Provenance.AGENT_ADDED, s, "post",
+                                             target_added=s.node_id in added_tests))
+    return out
+
+
+def classify_helpers(pairs: Sequence[FilePair]) -> list[HelperChange]:
+    out: list[HelperChange] = []
+    for p in pairs:
+        pre = {h.qualname: h for h in (p.pre.helpers if p.pre else ())}
+        post = {h.qualname: h for h in (p.post.helpers if p.post else ())}
+        path = p.new_path or p.old_path or ""
+        for name, h in pre.items():
+            if name not in post:
+                out.append(HelperChange(HelperStatus.REMOVED, h, None, path))
+            elif post[name].body != h.body:
+                out.append(HelperChange(HelperStatus.MODIFIED, h, post[name], path))
+        for name, h in post.items():
+            if name not in pre:
+                out.append(HelperChange(HelperStatus.ADDED, None, h, path))
+    return out
+
+
+def classify(pairs: Sequence[FilePair]) -> ProvenanceResult:
+    tests, idmap = match_tests(pairs)
+    added = frozenset(t.node_id for t in tests if t.status is TestStatus.ADDED)
+    items = classify_items(pairs, idmap)
+    items.sort(key=lambda c: (c.item.path, c.item.line or 0, c.item.code))
+    sups = classify_suppressions(pairs, idmap, added)
+    sups.sort(key=lambda c: (c.suppression.path, c.suppression.line or 0))
+    return ProvenanceResult(tuple(items), tuple(sups), tests, tuple(classify_helpers(pairs)))

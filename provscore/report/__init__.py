@@ -1,0 +1,41 @@
+"""Renderers: each formats a finished :class:`~provscore.report.model.Report`.
+
+Renderers are registered by name; the CLI's ``--format`` chooses one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from provscore.report.model import Report
+
+
+@dataclass(frozen=True, slots=True)
+class RenderOptions:
+    color: bool = False
+    quiet: bool = False
+
+
+Renderer = Callable[[Report, RenderOptions], str]
+RENDERERS: dict[str, Renderer] = {}
+
+
+def register(name: str) -> Callable[[Renderer], Renderer]:
+    def deco(fn: Renderer) -> Renderer:
+        RENDERERS[name] = fn
+        return fn
+    return deco
+
+
+def render(report: Report, fmt: str, options: RenderOptions | None = None) -> str:
+    # Import the built-in renderers so that they register themselves.
+    from provscore.report import json_report, text  # noqa: F401
+
+    return RENDERERS[fmt](report, options or RenderOptions())
+
+
+def formats() -> list[str]:
+    from provscore.report import json_report, text  # noqa: F401
+
+    return sorted(RENDERERS)

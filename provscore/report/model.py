@@ -1,0 +1,103 @@
+"""Stage 8: the one report model every renderer formats (they compute nothing).
+
+``Report.to_dict()`` is the JSON report (documented in docs/report.md); the
+text, markdown, SARIF and GitHub renderers read the same object.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from provscore import __version__
+from provscore.decision import FirstCause, GateResult, ScoreBreakdown
+from provscore.model import Decision, Finding
+
+SCHEMA = "provscore.report/1"
+
+
+@dataclass(frozen=True, slots=True)
+class WriteSetRow:
+    path: str
+    role: str
+    status: str
+    runner: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TestRow:
+    node_id: str
+    status: str
+    previous: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Inputs:
+    repo: str
+    base: str
+    head: str | None
+    diff: str | None
+    oracle: str | None
+    results: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    decision: Decision
+    merge_score: float | None
+    score: ScoreBreakdown
+    first_cause: FirstCause | None
+    findings: tuple[Finding, ...]
+    gates: tuple[GateResult, ...]
+    evidence: dict[str, dict[str, int]]
+    write_set: tuple[WriteSetRow, ...]
+    tests: tuple[TestRow, ...]
+    inputs: Inputs
+    unscored: bool
+
+    @property
+    def exit_code(self) -> int:
+        return {Decision.PASS: 0, Decision.REVIEW: 1, Decision.REJECT: 2}[self.decision]
+
+    def to_dict(self) -> dict[str, Any]:
+        fc = self.first_cause
+        return {
+            "schema": SCHEMA,
+            "tool": {"name": "provscore", "version": __version__},
+            "decision": self.decision.value,
+            "unscored": self.unscored,
+            "merge_score": self.merge_score,
+            "first_cause": None if fc is None else {
+                "gate": fc.gate, "gate_name": fc.gate_name, "code": fc.code,
+                "message": fc.message, "path": fc.path, "line": fc.line},
+            "score": {
+                "independent_pass_rate": self.score.independent_pass_rate,
+                "removed_penalty": self.score.removed_penalty,
+                "added_penalty": self.score.added_penalty,
+                "other_penalty": self.score.other_penalty,
+                "passed": self.score.passed, "failed": self.score.failed,
+                "unscored": self.score.unscored,
+                "removed": self.score.removed, "added": self.score.added,
+            },
+            "gates": [{"gate": g.number, "name": g.name, "status": g.status,
+                       "codes": list(g.codes), "note": g.note} for g in self.gates],
+            "findings": [finding_dict(f) for f in self.findings],
+            "evidence": self.evidence,
+            "tests": [{"node_id": t.node_id, "status": t.status, "previous": t.previous}
+                      for t in self.tests],
+            "write_set": [{"path": w.path, "role": w.role, "status": w.status,
+                           "runner": w.runner} for w in self.write_set],
+            "inputs": {"repo": self.inputs.repo, "base": self.inputs.base,
+                       "head": self.inputs.head, "diff": self.inputs.diff,
+                       "oracle": self.inputs.oracle, "results": list(self.inputs.results)},
+        }
+
+
+def finding_dict(f: Finding) -> dict[str, Any]:
+    loc = f.location
+    return {
+        "code": f.code, "name": f.name, "action": f.action.value, "penalty": f.penalty,
+        "path": loc.path if loc else None, "line": loc.line if loc else None,
+        "side": loc.side if loc else None, "node_id": f.node_id, "message": f.message,
+        "anchor": f.anchor,
+    }

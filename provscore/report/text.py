@@ -1,0 +1,62 @@
+"""``--format text``: terminal tables (tabulate); honours NO_COLOR via RenderOptions."""
+
+from __future__ import annotations
+
+from tabulate import tabulate
+
+from provscore.model import Action, Decision
+from provscore.report import RenderOptions, register
+from provscore.report.model import Report
+
+_COLORS = {Decision.PASS: "32", Decision.REVIEW: "33", Decision.REJECT: "31"}
+
+
+def _paint(text: str, code: str, options: RenderOptions) -> str:
+    return f"\x1b[{code}m{text}\x1b[0m" if options.color else text
+
+
+def decision_line(report: Report) -> str:
+    score = "unscored" if report.merge_score is None else f"{report.merge_score:.4f}"
+    line = f"provscore: {report.decision.value.upper()} (merge score {score})"
+    if report.first_cause is not None:
+        fc = report.first_cause
+        where = f" at {fc.path}:{fc.line}" if fc.path and fc.line else (
+            f" at {fc.path}" if fc.path else "")
+        line += f" — first cause: gate {fc.gate} {fc.gate_name}: {fc.code}{where}"
+    return line
+
+
+@register("text")
+def render_text(report: Report, options: RenderOptions) -> str:
+    head = _paint(decision_line(report), _COLORS[report.decision], options)
+    if options.quiet:
+        return head + "\n"
+    parts = [head, ""]
+    if report.first_cause is not None:
+        parts += [f"First cause: {report.first_cause.message}", ""]
+    rows = [[f.code, f.name, f.action.value,
+             f"{f.location.path}:{f.location.line}" if f.location and f.location.line
+             else (f.location.path if f.location else ""), f.message]
+            for f in report.findings if f.action is not Action.INFO]
+    info = [f for f in report.findings if f.action is Action.INFO]
+    if rows:
+        parts += ["Findings", tabulate(rows, headers=["code", "rule", "action", "where",
+                                                     "message"], tablefmt="simple",
+                                       maxcolwidths=[None, None, None, 40, 70]), ""]
+    if info:
+        parts += [f"({len(info)} info finding(s); see --format json)", ""]
+    gates = [[g.number, g.name, g.status, ", ".join(g.codes), g.note] for g in report.gates]
+    parts += ["Gates", tabulate(gates, headers=["#", "gate", "status", "codes", "note"],
+                                tablefmt="simple"), ""]
+    if report.evidence:
+        kinds = sorted(report.evidence)
+        labels = sorted({p for v in report.evidence.values() for p in v})
+        table = [[k, *(report.evidence[k].get(p, 0) for p in labels)] for k in kinds]
+        parts += ["Evidence (kind × provenance)", tabulate(table, headers=["kind", *labels],
+                                                           tablefmt="simple"), ""]
+    s = report.score
+    parts.append(f"removed evidence: {s.removed}   agent-added evidence: {s.added}   "
+                 f"independent results: {s.passed} passed, {s.failed} failed, "
+                 f"{s.unscored} unscored")
+    parts.append(f"write set: {len(report.write_set)} path(s)")
+    return "\n".join(parts) + "\n"

@@ -1,0 +1,68 @@
+"""Shared fixtures: real git repositories in temporary directories."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+
+from provscore.pipeline import ScoreRequest, score
+from provscore.report.model import Report
+from provscore.ruletesting import GIT_ENV
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+
+class GitRepo:
+    """A real repository: commit a base, change files, get the real ``git diff``."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        root.mkdir(parents=True, exist_ok=True)
+        self.git("init", "-q", "-b", "main")
+
+    def git(self, *args: str) -> bytes:
+        return subprocess.run(["git", "-C", str(self.root), *args], capture_output=True,
+                              check=True, env={**os.environ, **GIT_ENV}).stdout
+
+    def write(self, files: Mapping[str, str | bytes | None]) -> None:
+        for rel, content in files.items():
+            path = self.root / rel
+            if content is None:
+                path.unlink()
+                continue
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                path.write_text(content, encoding="utf-8")
+
+    def commit(self, files: Mapping[str, str | bytes | None], message: str = "c") -> str:
+        self.write(files)
+        self.git("add", "-A")
+        self.git("commit", "-q", "--allow-empty", "-m", message)
+        return self.git("rev-parse", "HEAD").decode().strip()
+
+    def diff(self, files: Mapping[str, str | bytes | None], *, keep: bool = False) -> bytes:
+        """The patch that turns HEAD into HEAD + ``files`` (working tree reset unless keep)."""
+        self.write(files)
+        self.git("add", "-A")
+        out = self.git("diff", "--cached", "-M", "HEAD")
+        if not keep:
+            self.git("reset", "-q", "--hard", "HEAD")
+        return out
+
+    def score(self, diff: bytes, base: str = "HEAD", **kw: object) -> Report:
+        return score(ScoreRequest(repo=self.root, base=base, diff=diff, **kw))  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> GitRepo:
+    return GitRepo(tmp_path / "repo")
+
+
+def codes(report: Report) -> list[str]:
+    return [f.code for f in report.findings]
