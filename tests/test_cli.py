@@ -1,0 +1,153 @@
+"""The command line as users and CI run it: real processes, real repos, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests_support import GitRepo
+
+TEST_BASE = "def test_a():\n    assert f(1) == 2\n    assert f(2) == 3\n"
+
+
+def run(*args: str, cwd: Path | None = None, stdin: bytes | None = None
+        ) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "provscore", *args], capture_output=True,
+                          cwd=cwd, input=stdin, check=False)
+
+
+def _setup(repo: GitRepo, tmp_path: Path) -> Path:
+    repo.commit({"tests/test_a.py": TEST_BASE, "src/a.py": "X = 1\n"})
+    patch = tmp_path / "agent.patch"
+    patch.write_bytes(repo.diff({"tests/test_a.py": "def test_a():\n    assert f(1) == 2\n"}))
+    return patch
+
+
+def test_score_diff_json_reject_exit_2(repo: GitRepo, tmp_path: Path) -> None:
+    patch = _setup(repo, tmp_path)
+    proc = run("score", "--repo", str(repo.root), "--base", "HEAD", "--diff", str(patch),
+               "--format", "json")
+    assert proc.returncode == 2, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["schema"] == "provscore.report/1"
+    assert report["decision"] == "reject" and report["merge_score"] is None
+    assert report["first_cause"]["code"] == "PS101"
+    removed = [f for f in report["findings"] if f["code"] == "PS101"]
+    assert removed[0]["path"] == "tests/test_a.py" and removed[0]["line"] == 3
+    assert removed[0]["node_id"] == "tests/test_a.py::test_a"
+    assert report["evidence"]["assert"] == {"agent_removed": 1, "preexisting": 1}
+    assert report["write_set"] == [{"path": "tests/test_a.py", "role": "test",
+                                    "status": "modified", "runner": False}]
+
+
+def test_stdin_and_head_give_the_same_findings(repo: GitRepo, tmp_path: Path) -> None:
+    patch = _setup(repo, tmp_path)
+    a = run("score", "--repo", str(repo.root), "--base", "HEAD", "--diff", "-", "--format",
+            "json", stdin=patch.read_bytes())
+    base = repo.git("rev-parse", "HEAD").decode().strip()
+    repo.git("apply", str(patch))
+    repo.commit({}, "agent")
+    b = run("score", "--repo", str(repo.root), "--base", base, "--head", "HEAD", "--format",
+            "json")
+    fa = [(f["code"], f["line"]) for f in json.loads(a.stdout)["findings"]]
+    fb = [(f["code"], f["line"]) for f in json.loads(b.stdout)["findings"]]
+    assert fa == fb and ("PS101", 3) in fa
+
+
+def test_quiet_prints_decision_line_only(repo: GitRepo, tmp_path: Path) -> None:
+    patch = _setup(repo, tmp_path)
+    proc = run("score", "--repo", str(repo.root), "--base", "HEAD", "--diff", str(patch), "-q")
+    lines = proc.stdout.decode().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("provscore: REJECT (merge score unscored)")
+    assert "PS101" in lines[0]
+
+
+def test_output_file_written(repo: GitRepo, tmp_path: Path) -> None:
+    patch = _setup(repo, tmp_path)
+    out = tmp_path / "report.json"
+    proc = run("score", "--repo", str(repo.root), "--base", "HEAD", "--diff", str(patch),
+               "--format", "json", "--output", str(out))
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert json.loads(out.read_text())["decision"] == "reject"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".report")] == []
+
+
+def test_unparseable_diff_is_a_reject_not_a_crash(repo: GitRepo, tmp_path: Path) -> None:
+    repo.commit({"a.py": "x = 1\n"})
+    bad = tmp_path / "bad.patch"
+    bad.write_text("this is not a diff\n")
+    proc = run("score", "--repo", str(repo.root), "--base", "HEAD", "--diff", str(bad),
+               "--format", "json")
+    assert proc.returncode == 2
+    report = json.loads(proc.stdout)
+    assert report["first_cause"]["code"] == "PS901"
+    assert "bad.patch" in report["first_cause"]["message"]
+
+
+def _one_line_error(proc: subprocess.CompletedProcess[bytes], *needles: str) -> None:
+    err = proc.stderr.decode()
+    assert proc.returncode == 3, err
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) <= 2  # usage line + error for argparse errors
+    for n in needles:
+        assert n in err, err
+
+
+def test_bad_inputs_exit_3_with_one_line(repo: GitRepo, tmp_path: Path) -> None:
+    repo.commit({"a.py": "x = 1\n"})
+    _one_line_error(run("score", "--repo", str(repo.root), "--base", "HEAD", "--diff",
+                        str(tmp_path / "missing.patch")), "missing.patch", "not found")
+    _one_line_error(run("score", "--repo", str(repo.root), "--base", "no-such-rev", "--diff",
+                        "-", stdin=b""), "no-such-rev")
+    _one_line_error(run("score", "--repo", str(tmp_path / "nope"), "--base", "HEAD", "--diff",
+                        "-", stdin=b""), "nope")
+    _one_line_error(run("score", "--repo", str(tmp_path), "--base", "HEAD", "--diff", "-",
+                        stdin=b""), "not a git repository")
+    _one_line_error(run("score", "--base", "HEAD"), "--head")
+    _one_line_error(run("score", "--repo", str(repo.root), "--base", "HEAD", "--diff", "-",
+                        "--oracle", str(tmp_path / "no-oracle"), stdin=b""), "no-oracle")
+    _one_line_error(run("frobnicate"), "invalid choice")
+    _one_line_error(run("explain", "PS999"), "unknown rule")
+
+
+def test_bad_contract_exit_3(repo: GitRepo, tmp_path: Path) -> None:
+    repo.commit({"a.py": "x = 1\n"})
+    oracle = tmp_path / "oracle"
+    oracle.mkdir()
+    (oracle / "score_contract.toml").write_text("[score]\nmax_changed_file = 3\n")
+    _one_line_error(run("score", "--repo", str(repo.root), "--base", "HEAD", "--diff", "-",
+                        "--oracle", str(oracle), stdin=b""), "max_changed_files")
+
+
+def test_contract_max_changed_files_is_used(repo: GitRepo, tmp_path: Path) -> None:
+    repo.commit({"a.py": "x = 1\n"})
+    oracle = tmp_path / "oracle"
+    oracle.mkdir()
+    (oracle / "score_contract.toml").write_text("[score]\nmax_changed_files = 1\n")
+    patch = repo.diff({"b.py": "y = 1\n", "c.py": "z = 1\n"})
+    proc = run("score", "--repo", str(repo.root), "--base", "HEAD", "--diff", "-", "--oracle",
+               str(oracle), "--format", "json", stdin=patch)
+    codes = [f["code"] for f in json.loads(proc.stdout)["findings"]]
+    assert "PS303" in codes
+
+
+def test_explain_and_list(tmp_path: Path) -> None:
+    proc = run("explain", "PS101")
+    text = proc.stdout.decode()
+    assert proc.returncode == 0 and text.startswith("PS101 assertion-removed  [reject")
+    assert "fires on" in text
+    assert run("explain", "assertion-weakened").stdout.decode().startswith("PS102")
+    listing = run("explain").stdout.decode()
+    assert "PS201  skip-added" in listing and "PS903" in listing
+
+
+def test_demo_reports_the_tampering(tmp_path: Path) -> None:
+    proc = run("demo", "--format", "json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    found = {f["code"] for f in report["findings"]}
+    assert report["decision"] == "reject"
+    assert {"PS101", "PS108", "PS201", "PS204", "PS302", "PS104", "PS502"} <= found
+    assert list(tmp_path.iterdir()) == []  # the demo cleans up after itself
