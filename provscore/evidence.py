@@ -65,6 +65,9 @@ class Shape:
     keywords: tuple[tuple[str, str], ...] = ()
     conjuncts: int = 1
     tautology: bool = False
+    # What is being checked (left operand, mock receiver, helper name): two checks of the
+    # same subject in one test are one modified check, not a removal plus an addition.
+    subject: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -702,6 +705,8 @@ class SuppressionCollector(Collector):
         if id(node) in ctx.consumed:
             return
         names = ctx.qualnames(node.func)
+        if dotted(node) is not None:  # getattr(pytest.mark, "skip") spells pytest.mark.skip
+            names |= ctx.qualnames(node)
         kind = self._mark_kind(names)
         if kind is not None:
             ctx.consumed.add(id(node.func))
@@ -725,8 +730,9 @@ class SuppressionCollector(Collector):
         name = dotted(node)
         if name is None:
             return True
-        if name.split(".", 1)[0] in self.ctx.tables.mark_roots or \
-                self.ctx.aliases.imported(name.split(".", 1)[0]):
+        root = name.split(".", 1)[0]
+        if root in self.ctx.tables.mark_roots or self.ctx.aliases.imported(root) or \
+                self.ctx.aliases.star_modules:
             target = self.ctx.target()
             self.ctx.deferred.append(lambda: self._bare_mark(node, target))
         return False  # a pure dotted chain holds nothing else to visit
@@ -740,7 +746,8 @@ class SuppressionCollector(Collector):
         if id(node) in ctx.consumed:
             return
         name = dotted(node)
-        if name is None or (isinstance(node, cst.Name) and not ctx.aliases.imported(name)):
+        if name is None or (isinstance(node, cst.Name) and not ctx.aliases.imported(name)
+                            and not ctx.aliases.star_modules):
             return
         kind = self._mark_kind(ctx.aliases.resolve(name))
         if kind is not None:
@@ -1028,8 +1035,16 @@ class _Shaper:
                              and a.star == "")
             op = raw.op or (dotted(node.func) or "call").rsplit(".", 1)[-1]
             kws = self.keywords(node)
-            return Shape(op, operands, kws, tautology=_call_tautology(op, operands))
-        return Shape(raw.op or raw.kind.value, (self.code(node),))
+            if raw.kind is EvidenceKind.MOCK and isinstance(node.func, cst.Attribute):
+                subject = self.code(node.func.value)
+            elif raw.kind in (EvidenceKind.UNITTEST, EvidenceKind.LIBRARY) and operands:
+                subject = operands[0]
+            else:
+                subject = op
+            return Shape(op, operands, kws, tautology=_call_tautology(op, operands),
+                         subject=subject)
+        op = raw.op or raw.kind.value
+        return Shape(op, (self.code(node),), subject=op)
 
     def assert_shape(self, test: cst.BaseExpression) -> Shape:
         conj = _conjuncts(test)
@@ -1041,15 +1056,18 @@ class _Shaper:
             op = _COMPARE_OPS.get(type(comp.operator), "cmp")
             left, right = self.code(first.left), self.code(comp.comparator)
             if op == "is not" and right == "None":
-                return Shape("not None", (left,), kws, len(conj), taut)
-            return Shape(op, (left, right), kws, len(conj), taut)
+                return Shape("not None", (left,), kws, len(conj), taut, left)
+            return Shape(op, (left, right), kws, len(conj), taut, left)
         if isinstance(first, cst.UnaryOperation) and isinstance(first.operator, cst.Not):
-            return Shape("not", (self.code(first.expression),), kws, len(conj), taut)
+            inner = self.code(first.expression)
+            return Shape("not", (inner,), kws, len(conj), taut, inner)
+        code = self.code(first)
         if isinstance(first, cst.Call):
             name = (dotted(first.func) or "").rsplit(".", 1)[-1]
             if name in ("isinstance", "hasattr", "callable", "any", "all", "bool", "len"):
-                return Shape(f"truthy:{name}", (self.code(first),), kws, len(conj), taut)
-        return Shape("truthy", (self.code(first),), kws, len(conj), taut)
+                subject = self.code(first.args[0].value) if first.args else code
+                return Shape(f"truthy:{name}", (code,), kws, len(conj), taut, subject)
+        return Shape("truthy", (code,), kws, len(conj), taut, code)
 
 
 def _conjuncts(expr: cst.BaseExpression) -> list[cst.BaseExpression]:

@@ -247,10 +247,12 @@ def run_static(req: ScoreRequest) -> StaticResult:
             pre_ev = extract(change.old_path, img.pre, config, tables, lookup)
         if img.post is not None and change.new_path:
             post_ev = extract(change.new_path, img.post, config, tables, lookup)
-        for ev, side in ((pre_ev, "pre"), (post_ev, "post")):
-            if ev is not None and ev.error is not None:
-                unparseable.append((ev.path, ev.error, ev.error_line, side))
-        pairs.append(FilePair(change.old_path, change.new_path, _ok(pre_ev), _ok(post_ev)))
+        failed = [(ev, side) for ev, side in ((pre_ev, "pre"), (post_ev, "post"))
+                  if ev is not None and ev.error is not None]
+        for ev, side in failed:
+            unparseable.append((ev.path, ev.error or "", ev.error_line, side))
+        if not failed:  # an unclassifiable file is PS903, not a pile of removals
+            pairs.append(FilePair(change.old_path, change.new_path, pre_ev, post_ev))
 
     prov = classify(pairs)
     ws = build_write_set(changes, config, oracle_prefixes=oracle_prefixes,
@@ -274,11 +276,6 @@ def run_static(req: ScoreRequest) -> StaticResult:
 def report_order(f: Finding) -> tuple[int, tuple[str, int, str, str]]:
     """Findings in gate order, then by place: the first cause reads first."""
     return gate_of(f.code), f.sort_key()
-
-
-def _ok(ev: FileEvidence | None) -> FileEvidence | None:
-    """An image that could not be classified contributes nothing (PS903 already rejects)."""
-    return None if ev is None or ev.error is not None else ev
 
 
 def _oracle_prefixes(repo: Repo, oracle_dir: Path | None) -> tuple[str, ...]:

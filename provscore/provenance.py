@@ -245,7 +245,10 @@ def classify_items(pairs: Sequence[FilePair], idmap: dict[str, str]) -> list[Cla
         for a, b in _pair_by_similarity(olds, news, rows=key[2] == "row"):
             if a is not None and b is not None:
                 mod, reason = compare(a, b)
-                result.append(ClassifiedItem(Provenance.AGENT_MODIFIED, a, b, mod, reason))
+                if mod is None:  # an equivalent rewrite (assertEqual(a, 1) → assert a == 1)
+                    result.append(ClassifiedItem(Provenance.PREEXISTING, a, b, None, reason))
+                else:
+                    result.append(ClassifiedItem(Provenance.AGENT_MODIFIED, a, b, mod, reason))
             elif a is not None:
                 if a.kind is EvidenceKind.PARAM_ROW:
                     result.append(ClassifiedItem(Provenance.AGENT_MODIFIED, a, None,
@@ -266,10 +269,17 @@ def _pair_by_similarity(olds: list[EvidenceItem], news: list[EvidenceItem], *, r
         for j, b in enumerate(news):
             ratio = difflib.SequenceMatcher(None, a.code, b.code, autojunk=False).ratio()
             same_kind = a.kind is b.kind
-            # A removed row and an added row are a changed row only when they look alike.
-            threshold = 0.5 if rows else (0.0 if same_kind else 0.3)
-            if ratio >= threshold:
-                scored.append((ratio + (1.0 if same_kind else 0.0), i, j))
+            oa, ob = a.shape.operands, b.shape.operands
+            same_subject = bool(a.shape.subject) and a.shape.subject == b.shape.subject
+            same_expected = len(oa) > 1 and oa[1:] == ob[1:]
+            if rows:
+                # A removed row and an added row are one changed row only when they look alike.
+                pairable = ratio >= 0.5
+            else:
+                # Two checks are one modified check when they test the same thing.
+                pairable = same_subject or (same_kind and (same_expected or ratio >= 0.9))
+            if pairable:
+                scored.append((ratio + same_kind + same_subject, i, j))
     scored.sort(key=lambda t: (-t[0], t[1], t[2]))
     used_i: set[int] = set()
     used_j: set[int] = set()
@@ -367,8 +377,12 @@ def _keyword_verdict(a: Shape, b: Shape) -> tuple[Modification | None, str]:
     return (Modification.STRENGTHENED, "check narrowed") if stronger else (None, "")
 
 
-def compare(pre: EvidenceItem, post: EvidenceItem) -> tuple[Modification, str]:
-    """Judge how an evidence item changed; undecidable changes are ``changed``."""
+def compare(pre: EvidenceItem, post: EvidenceItem) -> tuple[Modification | None, str]:
+    """Judge how an evidence item changed; undecidable changes are ``changed``.
+
+    None means an equivalent rewrite: same strength, same operands, same keywords
+    (``self.assertEqual(a, 1)`` → ``assert a == 1``).
+    """
     a, b = pre.shape, post.shape
     if b.tautology and not a.tautology:
         return Modification.WEAKENED, "became a tautology"
@@ -411,9 +425,16 @@ def compare(pre: EvidenceItem, post: EvidenceItem) -> tuple[Modification, str]:
         return Modification.STRENGTHENED, f"{a.conjuncts} conditions became {b.conjuncts}"
     if verdict is not None:
         return verdict, reason
+    if ra is not None and ra == rb and _same_operands(a, b):
+        return None, f"{a.op} rewritten as {b.op}"
     if a.op != b.op:
         return Modification.CHANGED, f"{a.op} became {b.op}"
     return Modification.CHANGED, "changed"
+
+
+def _same_operands(a: Shape, b: Shape) -> bool:
+    # assertEqual(x, 1) and `assert x == 1` compare the same two operands.
+    return sorted(a.operands) == sorted(b.operands)
 
 
 # --------------------------------------------------------------------------- suppressions, helpers
