@@ -23,7 +23,7 @@ from provscore.diff import (
     decode_diff,
     parse_diff,
 )
-from provscore.evidence import CollectionConfig, FileEvidence, Tables, extract
+from provscore.evidence import CollectionConfig, Tables, extract
 from provscore.findings import (
     evidence_findings,
     input_findings,

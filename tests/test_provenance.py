@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from tests_support import GitRepo, codes
+
 from provscore.model import Action, Modification, Provenance
 from provscore.pipeline import ScoreRequest, run_static
-from tests_support import GitRepo, codes
 
 T = "tests/test_m.py"
 
