@@ -12,6 +12,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 from typing import NoReturn
 
@@ -42,7 +43,33 @@ def _build_parser() -> argparse.ArgumentParser:
     src.add_argument("--head", help="score the commits from --base to this revision")
     src.add_argument("--diff", help="unified diff file to score, or - for stdin")
     sc.add_argument("--oracle", help="oracle dir (contract, lock, ledgers, approvals)")
+    sc.add_argument("--results", nargs="+", default=[], metavar="FILE",
+                    help="off-tree results of the base tests against the patched code: JUnit "
+                         "XML, pytest-json-report or SWE-bench report.json; one file per run")
+    sc.add_argument("--today", type=_date, help="date for ledger expiry (YYYY-MM-DD; "
+                    "default: today)")
     _add_output_args(sc)
+
+    lk = sub.add_parser("lock", help="write a fixture digest lock (a human job on main)")
+    lk_sub = lk.add_subparsers(dest="lock_kind", required=True, parser_class=_Parser)
+    lf = lk_sub.add_parser("fixtures", help="lock fixture files or directories")
+    lf.add_argument("paths", nargs="+", help="files or directories, relative to --repo")
+    lf.add_argument("--out", required=True, help="lock file to write (e.g. oracle/fixtures.lock)")
+    lf.add_argument("--repo", default=".", help="repository root (default: .)")
+    lf.add_argument("--canonical-json", action="store_true",
+                    help="hash JSON canonically (sorted keys, LF) so re-serialising is not drift")
+
+    lg = sub.add_parser("ledger", help="validate the oracle dir, or record off-tree results")
+    lg_sub = lg.add_subparsers(dest="ledger_cmd", required=True, parser_class=_Parser)
+    chk = lg_sub.add_parser("check", help="validate contract, lock, ledgers and approvals")
+    chk.add_argument("oracle", help="oracle dir")
+    chk.add_argument("--today", type=_date, help="date for expiry checks (YYYY-MM-DD)")
+    rec = lg_sub.add_parser("record", help="append off-tree results to the flake ledger")
+    rec.add_argument("oracle", help="oracle dir")
+    rec.add_argument("--results", nargs="+", required=True, metavar="FILE",
+                     help="result files of one or more off-tree runs")
+    rec.add_argument("--run-id", help="id of the run (default: the result file's name)")
+    rec.add_argument("--env", default="", help="environment fingerprint to record")
 
     ex = sub.add_parser("explain", help="show a rule's rationale and examples")
     ex.add_argument("code", nargs="?", help="rule code (PS101) or name (assertion-removed)")
@@ -61,6 +88,13 @@ def _add_output_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-color", action="store_true", help="no ANSI colour (also NO_COLOR)")
     p.add_argument("--fail-on", choices=("review", "reject"), default="review",
                    help="lowest decision that makes the exit code non-zero (default: review)")
+
+
+def _date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}") from None
 
 
 def _read_diff(arg: str | None) -> tuple[bytes | None, str]:
@@ -124,10 +158,45 @@ def _cmd_score(args: argparse.Namespace) -> int:
     oracle = Path(args.oracle) if args.oracle else None
     if oracle is not None and not oracle.is_dir():
         raise InputError("oracle dir does not exist", path=str(oracle))
+    for r in args.results:
+        if not Path(r).is_file():
+            raise InputError("results file not found", path=r)
     req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
                        diff_origin=origin, oracle_dir=oracle,
-                       contract=load_oracle_contract(oracle))
+                       contract=load_oracle_contract(oracle),
+                       results=tuple(Path(r) for r in args.results), today=args.today)
     return _emit(score(req), args)
+
+
+def _cmd_lock(args: argparse.Namespace) -> int:
+    from provscore.fixtures import build_lock, write_lock
+
+    root = Path(args.repo)
+    if not root.is_dir():
+        raise InputError("repository directory does not exist", path=str(root))
+    lock = build_lock(root, args.paths, canonical_json=args.canonical_json)
+    write_lock(lock, Path(args.out))
+    print(f"provscore: locked {len(lock.entries)} file(s) in {args.out}")
+    return 0
+
+
+def _cmd_ledger(args: argparse.Namespace) -> int:
+    from provscore.oracledir import check_oracle_dir, record_results
+
+    oracle = Path(args.oracle)
+    if not oracle.is_dir():
+        raise InputError("oracle dir does not exist", path=str(oracle))
+    if args.ledger_cmd == "record":
+        for r in args.results:
+            if not Path(r).is_file():
+                raise InputError("results file not found", path=r)
+        written, path = record_results(oracle, [Path(r) for r in args.results],
+                                       run_id=args.run_id, env=args.env)
+        print(f"provscore: appended {written} row(s) to {path}")
+        return 0
+    text, ok = check_oracle_dir(oracle, today=args.today)
+    sys.stdout.write(text)
+    return 0 if ok else 2
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:
@@ -158,7 +227,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0  # the demo succeeded when it produced its report
 
 
-COMMANDS = {"score": _cmd_score, "explain": _cmd_explain, "demo": _cmd_demo}
+COMMANDS = {"score": _cmd_score, "explain": _cmd_explain, "demo": _cmd_demo,
+            "lock": _cmd_lock, "ledger": _cmd_ledger}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from provscore.diff import ChangeSet
 from provscore.evidence import EvidenceKind, SuppressionKind
 from provscore.images import ApplyFailure
+from provscore.ledgers import Approval, approves
 from provscore.model import Action, Finding, Location, Modification, PathRole, Provenance
 from provscore.provenance import (
     ClassifiedItem,
@@ -63,8 +64,9 @@ def _loc(path: str, line: int | None, side: str = "post") -> Location:
 
 
 def evidence_findings(reg: Registry, prov: ProvenanceResult,
-                      approved: frozenset[str] = frozenset()) -> tuple[list[Finding],
-                                                                       EvidenceTally]:
+                      approvals: Sequence[Approval] = ()) -> tuple[list[Finding], EvidenceTally]:
+    """PS101-PS106 from provenance. A removal a human approved in the oracle dir is
+    neither a finding nor a penalty (the approved test still does not vote)."""
     out: list[Finding] = []
     removed = added = 0
     for c in prov.items:
@@ -76,7 +78,7 @@ def evidence_findings(reg: Registry, prov: ProvenanceResult,
         if c.provenance is Provenance.AGENT_REMOVED:
             if item.kind is EvidenceKind.EXPECTED_READ:
                 continue
-            if _approved(item.node_id, approved):
+            if _approved(item.node_id, approvals, anchor):
                 continue
             removed += 1
             out.append(reg["PS101"].finding(location=loc, node_id=item.node_id, anchor=anchor,
@@ -93,7 +95,7 @@ def evidence_findings(reg: Registry, prov: ProvenanceResult,
                     code=f"{item.code} (strengthened from {pre.code}: {c.reason})",
                     test=item.node_id))
                 continue
-            if _approved(item.node_id, approved):
+            if _approved(item.node_id, approvals, anchor):
                 continue
             removed += 1
             code = "PS108" if mod is Modification.EXPECTED_CHANGED else "PS102"
@@ -114,7 +116,7 @@ def evidence_findings(reg: Registry, prov: ProvenanceResult,
                                             anchor="taut|" + anchor, code=c.post.code))
     for t in prov.tests:
         if t.status is TestStatus.REMOVED and t.pre is not None:
-            if _approved(t.pre.node_id, approved):
+            if _approved(t.pre.node_id, approvals, f"test|{t.pre.node_id}"):
                 continue
             has_items = any(c.pre is not None and c.pre.node_id == t.pre.node_id
                             and c.provenance is Provenance.AGENT_REMOVED for c in prov.items)
@@ -139,11 +141,9 @@ def evidence_findings(reg: Registry, prov: ProvenanceResult,
     return out, EvidenceTally(removed, added)
 
 
-def _approved(node_id: str, approved: frozenset[str]) -> bool:
-    if not approved:
-        return False
-    base = node_id.split("[", 1)[0]
-    return node_id in approved or base in approved
+def _approved(node_id: str, approvals: Sequence[Approval], anchor: str) -> bool:
+    return bool(approvals) and (approves(approvals, node_id) is not None
+                                or approves(approvals, anchor) is not None)
 
 
 def suppression_findings(reg: Registry, prov: ProvenanceResult,

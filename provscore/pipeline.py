@@ -10,11 +10,12 @@ import configparser
 import posixpath
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import date
 from pathlib import Path
 
 from provscore.contract import Contract
-from provscore.decision import Policy, ScoreInputs, decide, gate_of
+from provscore.decision import Policy, ScoreInputs, Verdict, decide, gate_of
 from provscore.diff import (
     ChangeSet,
     DiffParseError,
@@ -31,9 +32,23 @@ from provscore.findings import (
     suppression_findings,
     write_set_findings,
 )
+from provscore.fixtures import FixtureLock, digest_bytes, read_lock, verify_lock
 from provscore.git import Repo
 from provscore.images import ApplyFailure, FileImages, build_images
+from provscore.independent import Vote, assess, frozen_missing
+from provscore.ledgers import (
+    Approval,
+    FlakeRow,
+    FreezeRow,
+    check_freeze_ledger,
+    flake_states,
+    frozen_ids,
+    read_approvals,
+    read_flake_ledger,
+    read_freeze_ledger,
+)
 from provscore.model import Finding, PathRole
+from provscore.outcomes import by_node_id, load_many
 from provscore.provenance import FilePair, ProvenanceResult, classify
 from provscore.pytestconfig import (
     CONFIG_FILES,
@@ -42,7 +57,7 @@ from provscore.pytestconfig import (
     compare_options,
     read_options,
 )
-from provscore.report.model import Inputs, Report, TestRow, WriteSetRow
+from provscore.report.model import Inputs, Report, ResultRow, TestRow, WriteSetRow
 from provscore.rules import registry
 from provscore.writeset import WriteSet, build_write_set, classify_path
 
@@ -58,6 +73,8 @@ class ScoreRequest:
     diff_origin: str = "<diff>"
     oracle_dir: Path | None = None
     contract: Contract = field(default_factory=Contract)
+    results: tuple[Path, ...] = ()
+    today: date | None = None  # for ledger expiry; None = the current date
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +89,8 @@ class StaticResult:
     added: int
     base_sha: str
     head_sha: str | None
+    # Bytes after the patch for every path it touches (None = absent after the patch).
+    post_images: Mapping[str, bytes | None] = field(default_factory=dict)
 
 
 class HelperIndex:
@@ -195,7 +214,7 @@ def _analysed(change: FileChange, role: PathRole, post: bytes | None) -> bool:
     return b"def pytest_" in (post or b"") and "def pytest_" in change.added_text()
 
 
-def run_static(req: ScoreRequest) -> StaticResult:
+def run_static(req: ScoreRequest, oracle: OracleInputs | None = None) -> StaticResult:
     """The static stages: diff → images → evidence → provenance → findings."""
     reg = registry()
     repo = Repo(req.repo)
@@ -264,13 +283,22 @@ def run_static(req: ScoreRequest) -> StaticResult:
     findings += write_set_findings(reg, changes, ws, max_files=req.contract.max_changed_files,
                                    allowed_runner=req.contract.allowed_runner_edits,
                                    expected_paths=expected)
-    ev_findings, tally = evidence_findings(reg, prov)
+    approvals = oracle.approvals if oracle else ()
+    ev_findings, tally = evidence_findings(reg, prov, approvals)
     findings += ev_findings
     config_changes = compare_options(base_options, read_options(post_cfg))
-    findings += suppression_findings(reg, prov, config_changes)
+    findings += suppression_findings(reg, prov, config_changes,
+                                     oracle.frozen if oracle else frozenset())
     findings += marker_findings(reg, changes)
+    post_images: dict[str, bytes | None] = {}
+    for img in images.files:
+        if img.change.old_path:
+            post_images[img.change.old_path] = None
+    for img in images.files:
+        if img.change.new_path:
+            post_images[img.change.new_path] = img.post
     return StaticResult(changes, tuple(sorted(findings, key=report_order)), prov, ws,
-                        tally.removed, tally.added, base_sha, head_sha)
+                        tally.removed, tally.added, base_sha, head_sha, post_images)
 
 
 def report_order(f: Finding) -> tuple[int, tuple[str, int, str, str]]:
@@ -296,25 +324,120 @@ def policy_of(contract: Contract) -> Policy:
                   contract.added_penalty_cap)
 
 
+@dataclass(frozen=True, slots=True)
+class OracleInputs:
+    """What the oracle dir holds, validated (a malformed file is an InputError)."""
+
+    lock: FixtureLock | None = None
+    freeze_rows: tuple[FreezeRow, ...] = ()
+    flake_rows: tuple[FlakeRow, ...] = ()
+    approvals: tuple[Approval, ...] = ()
+    freeze_path: str | None = None
+    has_flake_ledger: bool = False
+    frozen: frozenset[str] = frozenset()
+
+
+def load_oracle(oracle_dir: Path | None, contract: Contract) -> OracleInputs:
+    """Read every oracle input the contract names; absent files are simply not given."""
+    if oracle_dir is None:
+        return OracleInputs()
+
+    def existing(rel: str) -> Path | None:
+        path = contract.oracle_path(oracle_dir, rel)
+        return path if path.is_file() else None
+
+    lock_path = existing(contract.lock_path)
+    freeze_path = existing(contract.freeze_path)
+    flake_path = existing(contract.flake_ledger_path)
+    approvals_path = existing(contract.approvals_path)
+    return OracleInputs(
+        lock=read_lock(lock_path) if lock_path else None,
+        freeze_rows=read_freeze_ledger(freeze_path) if freeze_path else (),
+        flake_rows=read_flake_ledger(flake_path) if flake_path else (),
+        approvals=read_approvals(approvals_path) if approvals_path else (),
+        freeze_path=str(freeze_path) if freeze_path else None,
+        has_flake_ledger=flake_path is not None)
+
+
+def _fixture_digests(repo: Repo, base: str, rows: Sequence[FreezeRow],
+                     canonical: bool) -> dict[str, str]:
+    """Digest at base of every fixture a freeze row names (for staleness)."""
+    paths = sorted({r.fixture for r in rows if r.fixture and r.fixture_sha})
+    blobs = repo.read_blobs(base, paths)
+    return {p: digest_bytes(p, data, canonical_json=canonical)
+            for p, data in blobs.items() if data is not None}
+
+
 def score(req: ScoreRequest) -> Report:
-    """Score a patch: the static stages plus (for now) the independent-evidence gate."""
-    static = run_static(req)
+    """Score a patch: static stages, oracle inputs, off-tree results, gates, decision."""
     reg = registry()
+    contract = req.contract
+    today = req.today or date.today()
+    oracle = load_oracle(req.oracle_dir, contract)
+    repo = Repo(req.repo)
+    base_sha = repo.resolve(req.base)
+    digests = _fixture_digests(repo, base_sha, oracle.freeze_rows, contract.canonical_json)
+    frozen = frozen_ids(oracle.freeze_rows, today=today, fixture_digests=digests,
+                        results=oracle.flake_rows, unfreeze_streak=contract.reentry_streak)
+    oracle = replace(oracle, frozen=frozen)
+    runs = load_many(req.results, repo_root_hint=str(repo.top)) if req.results else ()
+    static = run_static(req, oracle)
     findings = list(static.findings)
-    findings.append(reg["PS502"].finding(
-        anchor="PS502", detail="no off-tree results of preexisting tests were given"))
-    inputs = ScoreInputs(removed=static.removed, added=static.added)
-    not_evaluated = {5: "no fixture lock in the oracle dir",
-                     6: "no freeze or flake ledger in the oracle dir"}
-    verdict = decide(findings, inputs, policy_of(req.contract), not_evaluated)
-    return build_report(req, static, tuple(sorted(findings, key=report_order)), verdict)
+    not_evaluated: dict[int, str] = {}
+
+    base_files = _BaseFiles(repo, base_sha)
+    if oracle.lock is not None:
+        post = static.post_images
+        locked = [p for p in oracle.lock.entries if p not in post]
+        base_blobs = repo.read_blobs(base_sha, locked)
+
+        def read_post(path: str) -> bytes | None:
+            return post[path] if path in post else base_blobs.get(path)
+        findings += verify_lock(oracle.lock, read_post, contract)
+    else:
+        not_evaluated[5] = "no fixture lock in the oracle dir"
+    if oracle.freeze_path is not None:
+        findings += check_freeze_ledger(oracle.freeze_rows, today=today,
+                                        parked_budget=contract.parked_budget,
+                                        fixture_digests=digests, path=oracle.freeze_path)
+        findings += frozen_missing(frozen, static.provenance, base_files.exists, reg)
+    elif not oracle.has_flake_ledger:
+        not_evaluated[6] = "no freeze or flake ledger in the oracle dir"
+
+    flake = flake_states(oracle.flake_rows, window=contract.flake_window,
+                         reentry_streak=contract.reentry_streak) if oracle.flake_rows else {}
+    evidence = assess(by_node_id(runs), prov=static.provenance, exists_at_base=base_files.exists,
+                      frozen=frozen, flake=flake, reg=reg)
+    findings += evidence.findings
+    if evidence.passed + evidence.failed == 0:
+        detail = ("no off-tree results were given (--results)" if not runs else
+                  f"none of the {len(evidence.votes)} results is of a preexisting test that "
+                  "ran and stayed unfrozen and stable")
+        findings.append(reg["PS502"].finding(anchor="PS502", detail=detail))
+    inputs = ScoreInputs(passed=evidence.passed, failed=evidence.failed,
+                         unscored=evidence.unscored, removed=static.removed, added=static.added,
+                         has_results=bool(runs))
+    verdict = decide(findings, inputs, policy_of(contract), not_evaluated)
+    return build_report(req, static, tuple(sorted(findings, key=report_order)), verdict,
+                        [str(p) for p in req.results], evidence.votes)
+
+
+class _BaseFiles:
+    """Whether a path exists at base (one ls-tree, on first use)."""
+
+    def __init__(self, repo: Repo, base: str) -> None:
+        self.repo, self.base = repo, base
+        self._paths: set[str] | None = None
+
+    def exists(self, path: str) -> bool:
+        if self._paths is None:
+            self._paths = {e.path for e in self.repo.ls_tree(self.base)}
+        return path in self._paths
 
 
 def build_report(req: ScoreRequest, static: StaticResult, findings: tuple[Finding, ...],
-                 verdict: object, results: Sequence[str] = ()) -> Report:
-    from provscore.decision import Verdict
-
-    assert isinstance(verdict, Verdict)
+                 verdict: Verdict, results: Sequence[str] = (),
+                 votes: Sequence[Vote] = ()) -> Report:
     tests = tuple(TestRow(t.node_id, t.status.value,
                           t.pre.node_id if t.pre is not None and t.post is not None
                           and t.pre.node_id != t.post.node_id else None)
@@ -329,4 +452,5 @@ def build_report(req: ScoreRequest, static: StaticResult, findings: tuple[Findin
         inputs=Inputs(str(req.repo), static.base_sha, static.head_sha,
                       None if req.head else req.diff_origin,
                       str(req.oracle_dir) if req.oracle_dir else None, tuple(results)),
-        unscored=verdict.unscored)
+        unscored=verdict.unscored,
+        results=tuple(ResultRow(v.node_id, v.status.value, v.verdicts, v.reason) for v in votes))

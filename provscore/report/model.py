@@ -32,6 +32,16 @@ class TestRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One off-tree test id and whether (and why) it voted."""
+
+    node_id: str
+    status: str
+    verdicts: tuple[str, ...]
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Inputs:
     repo: str
     base: str
@@ -54,6 +64,7 @@ class Report:
     tests: tuple[TestRow, ...]
     inputs: Inputs
     unscored: bool
+    results: tuple[ResultRow, ...] = ()
 
     @property
     def exit_code(self) -> int:
@@ -85,6 +96,9 @@ class Report:
             "evidence": self.evidence,
             "tests": [{"node_id": t.node_id, "status": t.status, "previous": t.previous}
                       for t in self.tests],
+            "results": [{"node_id": r.node_id, "status": r.status,
+                         "verdicts": list(r.verdicts), "reason": r.reason}
+                        for r in self.results],
             "write_set": [{"path": w.path, "role": w.role, "status": w.status,
                            "runner": w.runner} for w in self.write_set],
             "inputs": {"repo": self.inputs.repo, "base": self.inputs.base,
