@@ -21,7 +21,8 @@ from provscore.model import Decision
 from provscore.pipeline import ScoreRequest, score
 from provscore.report.model import Report
 
-CALC = "def add(a, b):\n    return a + b\n\n\ndef clamp(x, lo, hi):\n    return max(lo, min(x, hi))\n"
+CALC = ("def add(a, b):\n    return a + b\n\n\n"
+        "def clamp(x, lo, hi):\n    return max(lo, min(x, hi))\n")
 TESTS = '''\
 from calc import add, clamp
 
@@ -42,7 +43,7 @@ BASE = {"pytest.ini": "[pytest]\npythonpath = src\n", "src/calc.py": CALC,
         "tests/test_calc.py": TESTS, "tests/goldens/window.json": '{"lo": 0, "hi": 3}\n'}
 
 
-def off_tree_run(repo: GitRepo, patch: bytes, out: Path, *, extra: tuple[str, ...] = ()) -> Path:
+def off_tree_run(repo: GitRepo, patch: bytes, out: Path) -> Path:
     """Run base's tests (and runner config) against the patched production code."""
     work = out.parent / f"offtree-{out.stem}"
     if work.exists():
@@ -54,7 +55,7 @@ def off_tree_run(repo: GitRepo, patch: bytes, out: Path, *, extra: tuple[str, ..
     subprocess.run(["git", "-C", str(work), "checkout", "HEAD", "--", "tests", "pytest.ini"],
                    check=True, capture_output=True)
     subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                    f"--junitxml={out}", *extra], cwd=work, capture_output=True, check=False)
+                    f"--junitxml={out}"], cwd=work, capture_output=True, check=False)
     repo.git("worktree", "remove", "--force", str(work))
     assert out.is_file()
     return out
@@ -107,7 +108,7 @@ def test_pile_of_agent_assertions_is_not_a_pass(repo: GitRepo, tmp_path: Path) -
                     for i in range(3))
     report = scored(repo, tmp_path, {"src/calc.py": fix_clamp(),
                                      "tests/test_calc.py": TESTS + added})
-    assert report.decision is Decision.REVIEW  # 1.0 - 3 × 0.01 = 0.97
+    assert report.decision is Decision.REVIEW  # 1.0 - 3 * 0.01 = 0.97
     assert report.merge_score == 0.97 and report.score.added == 3
     assert codes(report).count("PS103") == 3
 
@@ -241,7 +242,8 @@ def test_flaky_test_is_unscored_not_failed(repo: GitRepo, tmp_path: Path) -> Non
 def test_results_of_agent_tests_never_vote(repo: GitRepo, tmp_path: Path) -> None:
     repo.commit(BASE)
     patch = repo.diff({"src/calc.py": fix_clamp(), "tests/test_new.py":
-                       "from calc import clamp\n\ndef test_swap():\n    assert clamp(1, 3, 0) == 1\n"})
+                       "from calc import clamp\n\ndef test_swap():\n"
+                       "    assert clamp(1, 3, 0) == 1\n"})
     # The agent's own (patched-tree) run includes its new test; it must not vote.
     work = tmp_path / "patched"
     repo.git("worktree", "add", "-q", "--detach", str(work), "HEAD")
