@@ -603,8 +603,6 @@ class AssertionCollector(Collector):
         q = matches(names, t.pytest_calls)
         if q:
             if q.endswith("approx"):
-                if frame.test_id is None and not _contains_evidence_frame(frame):
-                    return
                 return  # approx modifies its comparison; it is part of that item's shape
             kind = EvidenceKind.FAIL if q.endswith("fail") else EvidenceKind.RAISES
         elif matches(names, t.assertion_helpers):
@@ -656,10 +654,6 @@ class AssertionCollector(Collector):
             elif values is not None:
                 ctx.items.append(RawItem(EvidenceKind.PARAM_ROW, values, frame, values, 0,
                                          op="rows"))
-
-
-def _contains_evidence_frame(frame: Frame) -> bool:
-    return frame.evidence_count > 0
 
 
 def _parametrize_values(call: cst.Call) -> cst.BaseExpression | None:
@@ -749,12 +743,11 @@ class SuppressionCollector(Collector):
         if name is None or (isinstance(node, cst.Name) and not ctx.aliases.imported(name)
                             and not ctx.aliases.star_modules):
             return
+        # Runtime skips spelled as attributes (pytest.skip.Exception) are caught by
+        # visit_Raise and visit_Call; only marks apply by mere mention.
         kind = self._mark_kind(ctx.aliases.resolve(name))
         if kind is not None:
             ctx.suppress(kind, node, target=target)
-        elif matches(ctx.aliases.resolve(name), ctx.tables.runtime_skips) and \
-                isinstance(node, cst.Attribute):
-            pass  # an attribute like pytest.skip.Exception is caught by visit_Raise
 
     def visit_Raise(self, node: cst.Raise) -> None:
         if node.exc is None:
@@ -804,8 +797,8 @@ class SuppressionCollector(Collector):
             if attr == "__test__":
                 ctx.suppress(SuppressionKind.TEST_DISABLED, node)
             elif attr in t.unittest_methods or attr in t.mock_methods or \
-                    attr.startswith("assert") or root in ("pytest", "unittest", "_pytest",
-                                                          "builtins", "hypothesis"):
+                    _assertion_name(attr) or root in ("pytest", "unittest", "_pytest",
+                                                      "builtins", "hypothesis"):
                 ctx.suppress(SuppressionKind.ASSERT_OVERRIDE, node)
 
     # -- hooks --------------------------------------------------------------
@@ -959,7 +952,13 @@ def _calls_in_header(node: cst.With) -> list[cst.Call]:
     return found
 
 
+def _assertion_name(attr: str) -> bool:
+    """assertFoo / assert_foo / fail*: names of assertion methods (not `assertion_count`)."""
+    return attr.startswith("assert_") or (attr.startswith("assert") and attr[6:7].isupper())
+
+
 def _reraises(handler: cst.ExceptHandler) -> bool:
+    """Whether the handler still fails the test: a raise, or pytest.fail / self.fail."""
     found = False
 
     class _Finder(cst.CSTVisitor):
@@ -967,15 +966,17 @@ def _reraises(handler: cst.ExceptHandler) -> bool:
             nonlocal found
             found = True
 
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            name = (dotted(node.func) or "").rsplit(".", 1)[-1]
+            if name in ("fail", "failTest"):
+                found = True
+
         def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return False
+            return False  # a raise inside a nested def does not run here
 
     handler.body.visit(_Finder())
-    if found:
-        return True
-    # pytest.fail(...) / self.fail(...) in the handler also fails the test.
-    code = cst.Module(body=[]).code_for_node(handler.body)
-    return ".fail(" in code or "fail(" in code.split("(")[0]
+    return found
 
 
 def _constant_truth(expr: cst.BaseExpression) -> bool | None:
