@@ -48,6 +48,11 @@ def _build_parser() -> argparse.ArgumentParser:
                          "XML, pytest-json-report or SWE-bench report.json; one file per run")
     sc.add_argument("--today", type=_date, help="date for ledger expiry (YYYY-MM-DD; "
                     "default: today)")
+    sc.add_argument("--static-only", action="store_true",
+                    help="lint mode: skip the independent-evidence gate; the best decision "
+                         "is review (use with --fail-on reject in pre-commit / lint jobs)")
+    src.add_argument("--staged", action="store_true",
+                     help="score the staged changes (git diff --cached) against --base")
     _add_output_args(sc)
 
     lk = sub.add_parser("lock", help="write a fixture digest lock (a human job on main)")
@@ -152,9 +157,15 @@ def _cmd_score(args: argparse.Namespace) -> int:
     from provscore.contract import load_oracle_contract
     from provscore.pipeline import ScoreRequest, score
 
-    if args.head is None and args.diff is None:
-        raise UsageError("give --head REV or --diff FILE (or --diff - for stdin)")
-    diff, origin = _read_diff(args.diff)
+    if args.head is None and args.diff is None and not args.staged:
+        raise UsageError("give --head REV, --diff FILE (or --diff - for stdin) or --staged")
+    diff: bytes | None
+    if args.staged:
+        from provscore.git import Repo
+
+        diff, origin = Repo(args.repo).staged_diff(args.base), "git diff --cached"
+    else:
+        diff, origin = _read_diff(args.diff)
     oracle = Path(args.oracle) if args.oracle else None
     if oracle is not None and not oracle.is_dir():
         raise InputError("oracle dir does not exist", path=str(oracle))
@@ -164,7 +175,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
     req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
                        diff_origin=origin, oracle_dir=oracle,
                        contract=load_oracle_contract(oracle),
-                       results=tuple(Path(r) for r in args.results), today=args.today)
+                       results=tuple(Path(r) for r in args.results), today=args.today,
+                       static_only=args.static_only)
     return _emit(score(req), args)
 
 

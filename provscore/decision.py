@@ -114,8 +114,11 @@ def compute_score(inputs: ScoreInputs, findings: Sequence[Finding], policy: Poli
 
 
 def decide(findings: Sequence[Finding], inputs: ScoreInputs, policy: Policy,
-           not_evaluated: dict[int, str] | None = None) -> Verdict:
-    """Gates → decision. ``not_evaluated`` names gates whose inputs were not given."""
+           not_evaluated: dict[int, str] | None = None, *, static_only: bool = False) -> Verdict:
+    """Gates → decision. ``not_evaluated`` names gates whose inputs were not given.
+
+    ``static_only``: without a score the decision is at best ``review`` (lint mode).
+    """
     skipped = not_evaluated or {}
     gates: list[GateResult] = []
     first: FirstCause | None = None
@@ -142,8 +145,10 @@ def decide(findings: Sequence[Finding], inputs: ScoreInputs, policy: Policy,
     unscored = score.merge_score is None
     any_reject = any(f.action is Action.REJECT for f in findings)
     any_penalty = any(f.action is Action.PENALTY for f in findings)
-    if any_reject or score.merge_score is None:
+    if any_reject:
         decision = Decision.REJECT
+    elif score.merge_score is None:
+        decision = Decision.REVIEW if static_only else Decision.REJECT
     elif score.merge_score >= policy.pass_threshold and inputs.removed == 0 and \
             score.added_penalty == 0 and not any_penalty:
         decision = Decision.PASS
@@ -155,4 +160,4 @@ def decide(findings: Sequence[Finding], inputs: ScoreInputs, policy: Policy,
         first = FirstCause(10, "independent-evidence", "score",
                            f"merge score {score.merge_score} is below the review threshold "
                            f"{policy.review_threshold}", None, None)
-    return Verdict(decision, score, tuple(gates), first, unscored)
+    return Verdict(decision, score, tuple(gates), first, unscored and not static_only)

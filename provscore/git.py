@@ -71,6 +71,13 @@ class Repo:
              "--no-textconv", "-M", "-C", "--full-index", base, head, "--"],
             what="git diff failed")
 
+    def staged_diff(self, base: str) -> bytes:
+        """The index against ``base``: what a commit made now would add (pre-commit)."""
+        return self._run_bytes(
+            ["-c", "diff.noprefix=false", "diff", "--cached", "--no-color", "--no-ext-diff",
+             "--no-textconv", "-M", "--full-index", self.resolve(base), "--"],
+            what="git diff --cached failed")
+
     def ls_tree(self, rev: str) -> list[TreeEntry]:
         """Every file in the tree at ``rev`` (recursive)."""
         out = self._run_bytes(["ls-tree", "-r", "-z", "--full-tree", rev],

@@ -75,6 +75,9 @@ class ScoreRequest:
     contract: Contract = field(default_factory=Contract)
     results: tuple[Path, ...] = ()
     today: date | None = None  # for ledger expiry; None = the current date
+    # Lint mode (pre-commit, CI lint stages): gate 10 is not evaluated and the best
+    # decision is `review`, never `pass`.
+    static_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -409,7 +412,9 @@ def score(req: ScoreRequest) -> Report:
     evidence = assess(by_node_id(runs), prov=static.provenance, exists_at_base=base_files.exists,
                       frozen=frozen, flake=flake, reg=reg)
     findings += evidence.findings
-    if evidence.passed + evidence.failed == 0:
+    if req.static_only:
+        not_evaluated[10] = "--static-only: independent evidence not evaluated"
+    elif evidence.passed + evidence.failed == 0:
         detail = ("no off-tree results were given (--results)" if not runs else
                   f"none of the {len(evidence.votes)} results is of a preexisting test that "
                   "ran and stayed unfrozen and stable")
@@ -417,7 +422,8 @@ def score(req: ScoreRequest) -> Report:
     inputs = ScoreInputs(passed=evidence.passed, failed=evidence.failed,
                          unscored=evidence.unscored, removed=static.removed, added=static.added,
                          has_results=bool(runs))
-    verdict = decide(findings, inputs, policy_of(contract), not_evaluated)
+    verdict = decide(findings, inputs, policy_of(contract), not_evaluated,
+                     static_only=req.static_only)
     return build_report(req, static, tuple(sorted(findings, key=report_order)), verdict,
                         [str(p) for p in req.results], evidence.votes)
 

@@ -151,3 +151,18 @@ def test_demo_reports_the_tampering(tmp_path: Path) -> None:
     assert report["decision"] == "reject"
     assert {"PS101", "PS108", "PS201", "PS204", "PS302", "PS104", "PS502"} <= found
     assert list(tmp_path.iterdir()) == []  # the demo cleans up after itself
+
+
+def test_staged_static_only_for_pre_commit(repo: GitRepo) -> None:
+    repo.commit({"tests/test_a.py": TEST_BASE, "src/a.py": "X = 1\n"})
+    repo.write({"src/a.py": "X = 2\n"})
+    repo.git("add", "-A")
+    ok = run("score", "--repo", str(repo.root), "--base", "HEAD", "--staged", "--static-only",
+             "--fail-on", "reject", "-q")
+    assert ok.returncode == 0, ok.stdout
+    assert ok.stdout.decode().startswith("provscore: REVIEW")
+    repo.write({"tests/test_a.py": "def test_a():\n    assert f(1) == 2\n"})
+    repo.git("add", "-A")
+    bad = run("score", "--repo", str(repo.root), "--base", "HEAD", "--staged", "--static-only",
+              "--fail-on", "reject", "-q")
+    assert bad.returncode == 2 and "PS101" in bad.stdout.decode()
