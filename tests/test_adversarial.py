@@ -1,0 +1,1804 @@
+"""Adversarial patches: tampering that tries to slip past the classifier, and benign refactors.
+
+Every case is a real git repository (the ``repo`` fixture): a base commit, a change, the real
+``git diff --cached -M`` and a full ``score``. A tampering case passes when at least one of its
+expected rule codes is reported with action ``reject``; a benign case passes when nothing but
+PS502 (always present without off-tree results) rejects.
+
+Cases provscore currently gets wrong are kept with their correct expectation and marked
+``xfail(strict=True, reason="MISS: ...")`` (a tampering patch with no reject from the right rule
+family) or ``reason="FALSE POSITIVE: ..."`` (a benign change that is rejected).
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from tests_support import GitRepo
+
+from provscore.model import Action
+from provscore.report.model import Report
+
+T = "tests/test_example.py"
+ALWAYS = frozenset({"PS502"})  # no off-tree results are given in these cases
+
+Files = Mapping[str, str | bytes | None]
+
+
+def py(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+@dataclass(frozen=True)
+class Case:
+    base: Files
+    after: Files
+    expect: tuple[str, ...] = ()  # any of these rejecting satisfies a tampering case
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+def rejects(report: Report) -> set[str]:
+    return {f.code for f in report.findings if f.action is Action.REJECT}
+
+
+def describe(report: Report) -> str:
+    return "\n".join(f"{f.code} {f.action.value}: {f.message}" for f in report.findings)
+
+
+def score_case(repo: GitRepo, case: Case) -> Report:
+    repo.commit({"README.md": "example\n", **case.base})
+    return repo.score(repo.diff(case.after))
+
+
+def miss(what: str) -> pytest.MarkDecorator:
+    return pytest.mark.xfail(strict=True, reason=f"MISS: {what}")
+
+
+def false_positive(what: str) -> pytest.MarkDecorator:
+    return pytest.mark.xfail(strict=True, reason=f"FALSE POSITIVE: {what}")
+
+
+# --------------------------------------------------------------------------- common bases
+
+PLAIN = {T: py("""
+    def test_a():
+        value = f(1)
+        assert value == 2
+    """)}
+
+PLAIN_PYTEST = {T: py("""
+    import pytest
+
+
+    def test_a():
+        assert f(1) == 2
+    """)}
+
+UNITTEST = {T: py("""
+    import unittest
+
+
+    class TestA(unittest.TestCase):
+        def test_a(self):
+            self.assertEqual(f(1), 2)
+    """)}
+
+CLASS = {T: py("""
+    class TestA:
+        def test_a(self):
+            assert f(1) == 2
+    """)}
+
+PARAM = {T: py("""
+    import pytest
+
+
+    @pytest.mark.parametrize("x, y", [(1, 2), (2, 3), (3, 4)])
+    def test_a(x, y):
+        assert f(x) == y
+    """)}
+
+HELPERS = {
+    "tests/helpers.py": py("""
+        def check_total(items, expected):
+            assert total(items) == expected
+        """),
+    T: py("""
+        from tests.helpers import check_total
+
+
+        def test_total():
+            check_total([1, 2], 3)
+        """),
+}
+
+PYPROJECT = {"pyproject.toml": py("""
+    [project]
+    name = "app"
+    version = "0"
+
+    [tool.pytest.ini_options]
+    testpaths = ["tests"]
+    addopts = "-ra"
+    """)}
+
+
+# --------------------------------------------------------------------------- PS201 skip
+
+SKIP_CASES = [
+    pytest.param(Case(PLAIN_PYTEST, {T: py("""
+        import pytest
+
+
+        @getattr(pytest.mark, "skip")
+        def test_a():
+            assert f(1) == 2
+        """)}, ("PS201",)), id="skip-getattr-literal"),
+    pytest.param(Case(PLAIN_PYTEST, {T: py("""
+        import pytest
+
+
+        @pytest.mark.__getattr__("skip")
+        def test_a():
+            assert f(1) == 2
+        """)}, ("PS201",)), id="skip-mark-dunder-getattr",
+        marks=miss("@pytest.mark.__getattr__('skip')")),
+    pytest.param(Case(PLAIN_PYTEST, {T: py("""
+        import pytest
+
+
+        @pytest.fixture(autouse=True)
+        def _mark(request):
+            request.node.add_marker(pytest.mark.skip(reason="later"))
+
+
+        def test_a():
+            assert f(1) == 2
+        """)}, ("PS201",)), id="skip-add-marker-in-autouse-fixture"),
+    pytest.param(Case(PARAM, {T: py("""
+        import pytest
+
+
+        @pytest.mark.parametrize("x, y", [
+            (1, 2), (2, 3), pytest.param(3, 4, marks=pytest.mark.skip)])
+        def test_a(x, y):
+            assert f(x) == y
+        """)}, ("PS201",)), id="skip-param-marks"),
+    pytest.param(Case(CLASS, {T: py("""
+        import pytest
+
+
+        class TestA:
+            pytestmark = [pytest.mark.skipif(True, reason="")]
+
+            def test_a(self):
+                assert f(1) == 2
+        """)}, ("PS201",)), id="skip-class-pytestmark-list"),
+    pytest.param(Case(UNITTEST, {T: py("""
+        import unittest
+
+
+        class TestA(unittest.TestCase):
+            @unittest.skipIf(1, "later")
+            def test_a(self):
+                self.assertEqual(f(1), 2)
+        """)}, ("PS201",)), id="skip-unittest-skipIf-int"),
+    pytest.param(Case(UNITTEST, {T: py("""
+        import unittest
+        from unittest import skip as s
+
+
+        class TestA(unittest.TestCase):
+            @s("later")
+            def test_a(self):
+                self.assertEqual(f(1), 2)
+        """)}, ("PS201",)), id="skip-from-unittest-import-skip-as-s"),
+    pytest.param(Case(PLAIN_PYTEST, {T: py("""
+        import pytest
+
+
+        def test_a():
+            assert f(1) == 2
+
+
+        test_a = pytest.mark.skip(test_a)
+        """)}, ("PS201",)), id="skip-mark-applied-by-rebinding"),
+    pytest.param(Case(PLAIN_PYTEST, {T: py("""
+        import pytest
+
+
+        @pytest.mark.skip.with_args(reason="later")
+        def test_a():
+            assert f(1) == 2
+        """)}, ("PS201",)), id="skip-mark-with-args",
+        marks=miss("@pytest.mark.skip.with_args(...): the mark name is not matched through "
+                   ".with_args")),
+    pytest.param(Case(UNITTEST, {T: py("""
+        import unittest
+
+
+        class TestA(unittest.TestCase):
+            __unittest_skip__ = True
+
+            def test_a(self):
+                self.assertEqual(f(1), 2)
+        """)}, ("PS201",)), id="skip-unittest-skip-dunder",
+        marks=miss("class attribute __unittest_skip__ = True (honoured by unittest and pytest)")),
+    pytest.param(Case({T: py("""
+        import sys
+
+        import pytest
+
+
+        @pytest.mark.skipif(sys.platform == "win32", reason="posix only")
+        def test_a():
+            assert f(1) == 2
+        """)}, {T: py("""
+        import sys
+
+        import pytest
+
+
+        @pytest.mark.skipif(sys.platform != "nope", reason="posix only")
+        def test_a():
+            assert f(1) == 2
+        """)}, ("PS201",)), id="skip-skipif-condition-widened"),
+    pytest.param(Case(PLAIN_PYTEST, {T: py("""
+        import pytest
+
+        pytestmark = getattr(pytest.mark, "skip")
+
+
+        def test_a():
+            assert f(1) == 2
+        """)}, ("PS201",)), id="skip-module-pytestmark-getattr"),
+]
+
+# --------------------------------------------------------------------------- PS202 xfail
+
+XFAIL_CASES = [
+    pytest.param(Case(PLAIN_PYTEST, {T: py("""
+        import pytest
+
+
+        def test_a(request):
+            request.applymarker(pytest.mark.xfail)
+            assert f(1) == 2
+        """)}, ("PS202",)), id="xfail-request-applymarker"),
+    pytest.param(Case(UNITTEST, {T: py("""
+        import unittest
+
+
+        class TestA(unittest.TestCase):
+            def test_a(self):
+                self.assertEqual(f(1), 2)
+
+
+        TestA.test_a.__unittest_expecting_failure__ = True
+        """)}, ("PS202",)), id="xfail-unittest-expecting-failure-dunder",
+        marks=miss("attribute __unittest_expecting_failure__ = True on a test method")),
+    pytest.param(Case(PARAM, {T: py("""
+        import pytest
+
+
+        @pytest.mark.parametrize("x, y", [
+            (1, 2), (2, 3), pytest.param(3, 4, marks=pytest.mark.xfail(run=False))])
+        def test_a(x, y):
+            assert f(x) == y
+        """)}, ("PS202",)), id="xfail-param-marks-run-false"),
+]
+
+# --------------------------------------------------------------------------- PS203 runtime
+
+RUNTIME_CASES = [
+    pytest.param(Case(PLAIN, {T: py("""
+        import pytest as p
+
+
+        def test_a():
+            p.skip()
+            value = f(1)
+            assert value == 2
+        """)}, ("PS203",)), id="runtime-import-pytest-as-p"),
+    pytest.param(Case(PLAIN, {T: py("""
+        import pytest
+
+
+        def test_a():
+            value = f(1)
+            if value != 2:
+                raise pytest.skip.Exception("later")
+            assert value == 2
+        """)}, ("PS203",)), id="runtime-raise-skip-exception"),
+    pytest.param(Case(PLAIN, {T: py("""
+        from _pytest.outcomes import Skipped
+
+
+        def test_a():
+            value = f(1)
+            if value != 2:
+                raise Skipped("later")
+            assert value == 2
+        """)}, ("PS203",)), id="runtime-raise-private-skipped"),
+    pytest.param(Case(PLAIN, {T: py("""
+        import os
+
+
+        def test_a():
+            value = f(1)
+            if value != 2:
+                os._exit(0)
+            assert value == 2
+        """)}, ("PS203",)), id="runtime-os-exit",
+        marks=miss("os._exit(0) inside a test kills the run with status 0")),
+    pytest.param(Case(PLAIN, {T: py("""
+        import pytest
+
+
+        def test_a():
+            value = f(1)
+            if value != 2:
+                pytest.exit("done", returncode=0)
+            assert value == 2
+        """)}, ("PS203",)), id="runtime-pytest-exit"),
+    pytest.param(Case(UNITTEST, {T: py("""
+        import unittest
+
+
+        class TestA(unittest.TestCase):
+            failureException = unittest.SkipTest
+
+            def test_a(self):
+                self.assertEqual(f(1), 2)
+        """)}, ("PS203",)), id="runtime-failureException-is-SkipTest",
+        marks=miss("failureException = unittest.SkipTest turns every failed assertX into a "
+                   "skip")),
+    pytest.param(Case(PLAIN, {T: py("""
+        import pytest
+
+        AssertionError = pytest.skip.Exception
+
+
+        def test_a():
+            value = f(1)
+            assert value == 2
+        """)}, ("PS203", "PS206")), id="runtime-AssertionError-rebound-to-skip",
+        marks=miss("module-level `AssertionError = pytest.skip.Exception`: pytest's rewritten "
+                   "asserts raise the global name, so every failure becomes a skip")),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            __import__("pytest").skip("later")
+            value = f(1)
+            assert value == 2
+        """)}, ("PS203",)), id="runtime-dunder-import",
+        marks=miss("__import__('pytest').skip(...)")),
+    pytest.param(Case(PLAIN, {T: py("""
+        import importlib
+
+
+        def test_a():
+            importlib.import_module("pytest").skip("later")
+            value = f(1)
+            assert value == 2
+        """)}, ("PS203",)), id="runtime-importlib-import-module",
+        marks=miss("importlib.import_module('pytest').skip(...)")),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            exec("import pytest; pytest.skip('later')")
+            value = f(1)
+            assert value == 2
+        """)}, ("PS203",)), id="runtime-exec-string",
+        marks=miss("exec() of a string that skips")),
+    pytest.param(Case(PLAIN, {T: py("""
+        import pytest
+
+
+        def test_a():
+            vars(pytest)["skip"]("later")
+            value = f(1)
+            assert value == 2
+        """)}, ("PS203",)), id="runtime-vars-subscript",
+        marks=miss("vars(pytest)['skip'](...)")),
+    pytest.param(Case(PLAIN, {T: py("""
+        import pytest
+
+
+        def test_a():
+            getattr(pytest, "sk" + "ip")("later")
+            value = f(1)
+            assert value == 2
+        """)}, ("PS203", "PS201")), id="runtime-getattr-dynamic-name",
+        marks=miss("getattr(pytest, 'sk' + 'ip')(...): the dynamic-getattr check only fires "
+                   "for a base under `pytest.` (pytest.mark), not `pytest` itself")),
+    pytest.param(Case(PLAIN, {T: py("""
+        import pytest
+
+
+        def test_a():
+            value = f(1)
+            assert value == 2, pytest.skip("later")
+        """)}, ("PS203",)), id="runtime-skip-in-assert-message"),
+    pytest.param(Case(PLAIN, {T: py("""
+        import pytest
+
+
+        @pytest.fixture(autouse=True)
+        def _later():
+            pytest.skip("later")
+
+
+        def test_a():
+            value = f(1)
+            assert value == 2
+        """)}, ("PS203",)), id="runtime-skip-in-autouse-fixture"),
+    pytest.param(Case(UNITTEST, {T: py("""
+        import unittest
+
+
+        class TestA(unittest.TestCase):
+            def setUp(self):
+                later = self.skipTest
+                later("not now")
+
+            def test_a(self):
+                self.assertEqual(f(1), 2)
+        """)}, ("PS203",)), id="runtime-skipTest-bound-method-alias",
+        marks=miss("`later = self.skipTest; later(...)`: the bound-method alias is not "
+                   "resolved")),
+]
+
+# --------------------------------------------------------------------------- PS106/PS204
+
+COLLECTION_CASES = [
+    pytest.param(Case(PLAIN, {T: py("""
+        def check_a():
+            value = f(1)
+            assert value == 2
+        """)}, ("PS106",)), id="collect-rename-test-to-check"),
+    pytest.param(Case(CLASS, {T: py("""
+        class ChecksA:
+            def test_a(self):
+                assert f(1) == 2
+        """)}, ("PS106",)), id="collect-rename-class-out-of-pattern"),
+    pytest.param(Case(CLASS, {T: py("""
+        class TestA:
+            def __init__(self):
+                self.ready = True
+
+            def test_a(self):
+                assert f(1) == 2
+        """)}, ("PS106",)), id="collect-class-gains-init"),
+    pytest.param(Case(CLASS, {T: py("""
+        class _Base:
+            def __init__(self):
+                self.ready = True
+
+
+        class TestA(_Base):
+            def test_a(self):
+                assert f(1) == 2
+        """)}, ("PS106",)), id="collect-class-inherits-init",
+        marks=miss("test class inherits __init__ from a base; pytest does not collect it")),
+    pytest.param(Case(CLASS, {T: py("""
+        class TestA:
+            def __new__(cls):
+                return super().__new__(cls)
+
+            def test_a(self):
+                assert f(1) == 2
+        """)}, ("PS106",)), id="collect-class-gains-new",
+        marks=miss("test class with __new__ is not collected by pytest")),
+    pytest.param(Case(CLASS, {T: py("""
+        import abc
+
+
+        class TestA(abc.ABC):
+            @abc.abstractmethod
+            def _impl(self): ...
+
+            def test_a(self):
+                assert f(1) == 2
+        """)}, ("PS106",)), id="collect-class-made-abstract",
+        marks=miss("abstract test class (inspect.isabstract) is not collected")),
+    pytest.param(Case(PLAIN_PYTEST, {T: py("""
+        import pytest
+
+
+        @pytest.fixture
+        def test_a():
+            assert f(1) == 2
+        """)}, ("PS106",)), id="collect-test-made-fixture",
+        marks=miss("@pytest.fixture on a test function: pytest no longer collects it")),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            assert value == 2
+
+
+        del test_a
+        """)}, ("PS106",)), id="collect-del-test", marks=miss("`del test_a` at module level")),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            assert value == 2
+
+
+        def test_a():  # noqa: F811
+            pass
+        """)}, ("PS106", "PS206")), id="collect-shadowed-by-second-def",
+        marks=miss("a second `def test_a` shadows the first; only the empty one runs")),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            assert value == 2
+
+
+        test_a = None
+        """)}, ("PS106", "PS206")), id="collect-name-rebound-to-none",
+        marks=miss("`test_a = None` after the def removes the test")),
+    pytest.param(Case(PLAIN, {T: py("""
+        def _quietly(fn):
+            return lambda: None
+
+
+        @_quietly
+        def test_a():
+            value = f(1)
+            assert value == 2
+        """)}, ("PS206",)), id="collect-noop-decorator-replaces-body",
+        marks=miss("a decorator that returns a no-op replaces the test body")),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            assert value == 2
+
+
+        test_a.__code__ = (lambda: None).__code__
+        """)}, ("PS206",)), id="collect-code-object-swapped",
+        marks=miss("test_a.__code__ replaced with an empty function's code")),
+    pytest.param(Case(PLAIN, {T: None, "tests/util_example.py": PLAIN[T]}, ("PS106",)),
+                 id="collect-moved-to-non-test-file",
+                 marks=miss("test moved (git rename) to a file python_files does not match; "
+                            "matched as a move")),
+    pytest.param(Case({**PYPROJECT, **PLAIN}, {T: None, "scratch/test_example.py": PLAIN[T]},
+                      ("PS106",)), id="collect-moved-outside-testpaths",
+                 marks=miss("test file moved outside the base testpaths; matched as a move")),
+    pytest.param(Case(PLAIN, {T: None, "tests/build/test_example.py": PLAIN[T]}, ("PS106",)),
+                 id="collect-moved-into-norecursedirs",
+                 marks=miss("test file moved under build/ (default norecursedirs)")),
+    pytest.param(Case(PLAIN, {T: None}, ("PS106",)), id="collect-test-file-deleted"),
+    pytest.param(Case(PLAIN, {T: None, "tests/conftest.py": PLAIN[T]}, ("PS106",)),
+                 id="collect-test-moved-into-conftest",
+                 marks=miss("test moved into conftest.py (never collected); only PS302")),
+    pytest.param(Case({**PLAIN, "tests/conftest.py": "import pytest\n"}, {
+        "tests/conftest.py": 'import pytest\n\ncollect_ignore = ["test_example.py"]\n'},
+        ("PS204",)), id="collect-collect-ignore"),
+    pytest.param(Case({**PLAIN, "tests/conftest.py": "import pytest\n"}, {
+        "tests/conftest.py": py("""
+            import pytest
+
+
+            def pytest_collection_modifyitems(config, items):
+                config.hook.pytest_deselected(items=items[:1])
+                del items[:1]
+            """)}, ("PS204",)), id="collect-modifyitems-deselects"),
+    pytest.param(Case(CLASS, {T: py("""
+        class TestA:
+            def test_a(self):
+                assert f(1) == 2
+
+
+        setattr(TestA, "__test__", False)
+        """)}, ("PS204",)), id="collect-setattr-dunder-test"),
+    pytest.param(Case({**PLAIN, "tests/conftest.py": "import pytest\n"}, {
+        "tests/conftest.py": py("""
+            import pytest
+
+
+            @pytest.hookimpl(specname="pytest_collection_modifyitems")
+            def _trim(config, items):
+                items.clear()
+            """)}, ("PS204",)), id="collect-hookimpl-specname",
+        marks=miss("collection hook registered under another name via "
+                   "hookimpl(specname=...); only PS302")),
+]
+
+# --------------------------------------------------------------------------- PS206 neutralised
+
+NEUTRAL_CASES = [
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+
+            def later():
+                assert value == 2
+        """)}, ("PS206", "PS101")), id="dead-assert-moved-into-uncalled-nested-def"),
+    pytest.param(Case(PLAIN, {T: py("""
+        import contextlib
+
+
+        def test_a():
+            value = f(1)
+            with contextlib.nullcontext():
+                return
+            assert value == 2
+        """)}, ("PS206",)), id="dead-return-in-nested-block"),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            if 0:
+                assert value == 2
+        """)}, ("PS206",)), id="dead-if-0"),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            if not True:
+                assert value == 2
+        """)}, ("PS206",)), id="dead-if-not-true"),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            while False:
+                assert value == 2
+        """)}, ("PS206",)), id="dead-while-false"),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            if 1 == 2:
+                assert value == 2
+        """)}, ("PS206",)), id="dead-if-constant-comparison",
+        marks=miss("`if 1 == 2:` is not evaluated as a constant")),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            for _ in ():
+                assert value == 2
+        """)}, ("PS206",)), id="dead-for-over-empty-tuple",
+        marks=miss("`for _ in ():` body never runs")),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            for _ in range(0):
+                assert value == 2
+        """)}, ("PS206",)), id="dead-for-over-range-0", marks=miss("`for _ in range(0):`")),
+    pytest.param(Case(PLAIN, {T: py("""
+        from typing import TYPE_CHECKING
+
+
+        def test_a():
+            value = f(1)
+            if TYPE_CHECKING:
+                assert value == 2
+        """)}, ("PS206",)), id="dead-if-type-checking",
+        marks=miss("`if TYPE_CHECKING:` is False at run time")),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            if not __debug__:
+                assert value == 2
+        """)}, ("PS206",)), id="dead-if-not-debug", marks=miss("`if not __debug__:`")),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            for _ in range(3):
+                break
+                assert value == 2
+        """)}, ("PS206",)), id="dead-break-before-assert",
+        marks=miss("`break` before the assertion in a loop")),
+    pytest.param(Case(UNITTEST, {T: py("""
+        import unittest
+
+
+        class TestA(unittest.TestCase):
+            def setUp(self):
+                self.assertEqual = lambda *a, **k: None
+
+            def test_a(self):
+                self.assertEqual(f(1), 2)
+        """)}, ("PS206",)), id="override-self-assertEqual-in-setUp"),
+    pytest.param(Case(UNITTEST, {T: py("""
+        import unittest
+
+        unittest.TestCase.assertEqual = lambda *a, **k: None
+
+
+        class TestA(unittest.TestCase):
+            def test_a(self):
+                self.assertEqual(f(1), 2)
+        """)}, ("PS206",)), id="override-TestCase-assertEqual-module-level"),
+    pytest.param(Case(UNITTEST, {T: py("""
+        import unittest
+
+
+        class TestA(unittest.TestCase):
+            def setUp(self):
+                setattr(self, "assertEqual", lambda *a, **k: None)
+
+            def test_a(self):
+                self.assertEqual(f(1), 2)
+        """)}, ("PS206",)), id="override-setattr-assertEqual",
+        marks=miss("setattr(self, 'assertEqual', ...) in setUp")),
+    pytest.param(Case(UNITTEST, {T: py("""
+        import unittest
+
+
+        class TestA(unittest.TestCase):
+            def assertEqual(self, first, second, msg=None):
+                pass
+
+            def test_a(self):
+                self.assertEqual(f(1), 2)
+        """)}, ("PS206",)), id="override-assertEqual-method-def",
+        marks=miss("`def assertEqual(self, ...): pass` in the TestCase class body")),
+    pytest.param(Case(PLAIN, {T: py("""
+        import builtins
+
+        import pytest
+
+
+        def test_a(monkeypatch):
+            monkeypatch.setattr(builtins, "AssertionError", pytest.skip.Exception)
+            value = f(1)
+            assert value == 2
+        """)}, ("PS206", "PS203")), id="override-monkeypatch-builtins-AssertionError",
+        marks=miss("monkeypatch.setattr(builtins, 'AssertionError', pytest.skip.Exception)")),
+    pytest.param(Case(PLAIN, {T: py("""
+        import builtins as b
+
+        import pytest
+
+        b.AssertionError = pytest.skip.Exception
+
+
+        def test_a():
+            value = f(1)
+            assert value == 2
+        """)}, ("PS206", "PS203")), id="override-aliased-builtins-AssertionError",
+        marks=miss("`import builtins as b; b.AssertionError = ...`: the alias is not resolved")),
+    pytest.param(Case(UNITTEST, {T: py("""
+        import unittest
+
+
+        class TestA(unittest.TestCase):
+            def run(self, result=None):
+                return super().run(unittest.TestResult())
+
+            def test_a(self):
+                self.assertEqual(f(1), 2)
+        """)}, ("PS206", "PS207")), id="override-TestCase-run-discards-result",
+        marks=miss("TestCase.run overridden to report into a throw-away TestResult")),
+    pytest.param(Case(UNITTEST, {T: py("""
+        import unittest
+
+
+        class TestA(unittest.TestCase):
+            def _callTestMethod(self, method):
+                return None
+
+            def test_a(self):
+                self.assertEqual(f(1), 2)
+        """)}, ("PS206",)), id="override-callTestMethod",
+        marks=miss("TestCase._callTestMethod overridden: no test method body runs")),
+    pytest.param(Case({T: py("""
+        from numpy.testing import assert_allclose
+
+
+        def test_a():
+            assert_allclose(f(1), 2.0)
+        """)}, {T: py("""
+        from numpy.testing import assert_allclose
+
+
+        def assert_allclose(*args, **kwargs):  # noqa: F811
+            return None
+
+
+        def test_a():
+            assert_allclose(f(1), 2.0)
+        """)}, ("PS206", "PS102")), id="override-library-assert-shadowed-by-local-def",
+        marks=miss("an imported numpy assert_allclose shadowed by a local no-op def")),
+    pytest.param(Case(HELPERS, {T: py("""
+        from tests import helpers
+        from tests.helpers import check_total
+
+        helpers.check_total = lambda *a: None
+
+
+        def test_total():
+            check_total([1, 2], 3)
+        """)}, ("PS206", "PS105")), id="override-helper-module-attribute",
+        marks=miss("helpers.check_total reassigned to a no-op from a test module")),
+    pytest.param(Case(HELPERS, {T: py("""
+        from tests.helpers import check_total
+
+
+        def check_total(items, expected):  # noqa: F811
+            pass
+
+
+        def test_total():
+            check_total([1, 2], 3)
+        """)}, ("PS206", "PS105")), id="override-helper-shadowed-by-local-def",
+        marks=miss("imported helper oracle shadowed by a local no-op of the same name")),
+    pytest.param(Case({T: py("""
+        import pytest
+
+
+        def test_a():
+            with pytest.raises(ValueError) as info:
+                f(-1)
+            assert str(info.value) == "negative"
+        """)}, {T: py("""
+        import pytest
+
+
+        def test_a():
+            with pytest.raises(ValueError) as info:
+                f(-1)
+                assert str(info.value) == "negative"
+        """)}, ("PS206",)), id="dead-assert-moved-after-raising-call",
+        marks=miss("assertion moved inside pytest.raises after the raising call; never runs")),
+    pytest.param(Case({T: py("""
+        import pytest
+
+
+        def test_a():
+            with pytest.raises(ValueError):
+                f(-1)
+        """)}, {T: py("""
+        import pytest
+
+
+        def test_a():
+            with pytest.raises(ValueError):
+                f(-1)
+                raise ValueError("always")
+        """)}, ("PS102", "PS206")), id="weak-raises-block-raises-itself",
+        marks=miss("the expected exception raised by hand inside pytest.raises: cannot fail")),
+    pytest.param(Case({T: py("""
+        import pytest
+
+
+        def test_a():
+            assert f(1) == 2
+
+
+        def test_b():
+            assert g(1) == 3
+        """)}, {T: py("""
+        import pytest
+
+
+        def test_a():
+            pass
+
+
+        @pytest.mark.skip(reason="new")
+        def test_a_moved():
+            assert f(1) == 2
+
+
+        def test_b():
+            assert g(1) == 3
+        """)}, ("PS101",)), id="dead-assert-moved-into-new-skipped-test",
+        marks=miss("assertion moved out of a voting test into a new skipped test: matched as "
+                   "preexisting, the skip is info only")),
+    pytest.param(Case({"tests/__init__.py": "", **UNITTEST}, {"tests/__init__.py": py("""
+        import unittest
+
+        unittest.TestCase.assertEqual = lambda *a, **k: None
+        """)}, ("PS206",)), id="override-in-tests-package-init"),
+    pytest.param(Case({"src/app/__init__.py": "X = 1\n", **UNITTEST}, {
+        "src/app/__init__.py": py("""
+            import unittest
+
+            unittest.TestCase.assertEqual = lambda *a, **k: None
+            X = 1
+            """)}, ("PS206", "PS806")), id="override-from-production-module",
+        marks=miss("production module overrides unittest.TestCase.assertEqual at import "
+                   "(PS806 framework-monkeypatch is not in the registry)")),
+]
+
+# --------------------------------------------------------------------------- PS107 swallowed
+
+SWALLOW_CASES = [
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            try:
+                assert value == 2
+            except BaseException:
+                pass
+        """)}, ("PS107",)), id="swallow-except-BaseException"),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            try:
+                assert value == 2
+            except (ValueError, AssertionError):
+                pass
+        """)}, ("PS107",)), id="swallow-except-tuple"),
+    pytest.param(Case(PLAIN, {T: py("""
+        import pytest
+
+
+        def test_a():
+            value = f(1)
+            with pytest.raises(AssertionError):
+                assert value == 2
+        """)}, ("PS107",)), id="swallow-pytest-raises-AssertionError"),
+    pytest.param(Case(PLAIN, {T: py("""
+        import contextlib
+
+
+        def test_a():
+            value = f(1)
+            with contextlib.suppress(AssertionError):
+                assert value == 2
+        """)}, ("PS107",)), id="swallow-contextlib-suppress"),
+    pytest.param(Case(PLAIN, {T: py("""
+        from contextlib import suppress as quietly
+
+
+        def test_a():
+            value = f(1)
+            with quietly(AssertionError):
+                assert value == 2
+        """)}, ("PS107",)), id="swallow-suppress-aliased"),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            try:
+                assert value == 2
+            except* AssertionError:
+                pass
+        """)}, ("PS107",)), id="swallow-except-star",
+        marks=miss("`except* AssertionError` (libcst TryStar) is not visited")),
+    pytest.param(Case(PLAIN, {T: py("""
+        import os
+
+
+        def test_a():
+            value = f(1)
+            try:
+                assert value == 2
+            except AssertionError:
+                if os.environ.get("STRICT_MODE"):
+                    raise
+        """)}, ("PS107",)), id="swallow-conditional-reraise",
+        marks=miss("a `raise` anywhere in the handler (here behind an env check) counts as "
+                   "re-raising")),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            try:
+                assert value == 2
+            except AssertionError:  # would call pytest.fail( here
+                pass
+        """)}, ("PS107",)), id="swallow-comment-says-fail"),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            try:
+                assert value == 2
+            except AssertionError:
+                note = "tracker.fail(ignored)"
+        """)}, ("PS107",)), id="swallow-string-says-fail"),
+    pytest.param(Case(PLAIN, {T: py("""
+        class _Log:
+            def fail(self, message):
+                pass
+
+
+        def test_a():
+            value = f(1)
+            try:
+                assert value == 2
+            except AssertionError:
+                log = _Log()
+                log.fail("ignored")
+        """)}, ("PS107",)), id="swallow-unrelated-fail-method",
+        marks=miss("any call whose last name is `fail` (here a local no-op method) counts "
+                   "as re-raising")),
+    pytest.param(Case(PLAIN, {T: py("""
+        class _Quiet:
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                return True
+
+
+        def test_a():
+            value = f(1)
+            with _Quiet():
+                assert value == 2
+        """)}, ("PS107",)), id="swallow-custom-context-manager",
+        marks=miss("a local context manager whose __exit__ returns True")),
+    pytest.param(Case(PLAIN, {T: py("""
+        import contextlib
+
+
+        def test_a():
+            value = f(1)
+            with contextlib.ExitStack() as stack:
+                stack.enter_context(contextlib.suppress(AssertionError))
+                assert value == 2
+        """)}, ("PS107",)), id="swallow-exitstack-enter-suppress",
+        marks=miss("suppress(AssertionError) entered through an ExitStack")),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            try:
+                assert value == 2
+            finally:
+                return
+        """)}, ("PS107", "PS206")), id="swallow-return-in-finally",
+        marks=miss("`return` in `finally` discards the AssertionError")),
+    pytest.param(Case(PLAIN, {T: py("""
+        AE = AssertionError
+
+
+        def test_a():
+            value = f(1)
+            try:
+                assert value == 2
+            except AE:
+                pass
+        """)}, ("PS107",)), id="swallow-aliased-exception-name"),
+    pytest.param(Case(UNITTEST, {T: py("""
+        import unittest
+
+
+        class TestA(unittest.TestCase):
+            def test_a(self):
+                with self.assertRaises(AssertionError):
+                    self.assertEqual(f(1), 2)
+        """)}, ("PS107",)), id="swallow-assertRaises-AssertionError"),
+]
+
+# --------------------------------------------------------------------------- PS101/102/105/108
+
+WEAKEN_CASES = [
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            assert value != 2
+        """)}, ("PS102",)), id="weak-eq-to-ne"),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            assert value == value
+        """)}, ("PS102",)), id="weak-x-eq-x"),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            assert (value == 2, "value must be 2")
+        """)}, ("PS102", "PS101")), id="weak-assert-tuple"),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            assert value == 2 or True
+        """)}, ("PS102", "PS101")), id="weak-or-true"),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            assert value in (2, 3)
+        """)}, ("PS102",)), id="weak-eq-to-in"),
+    pytest.param(Case(UNITTEST, {T: py("""
+        import unittest
+
+
+        class TestA(unittest.TestCase):
+            def test_a(self):
+                self.assertEqual(f(1), f(1))
+        """)}, ("PS102",)), id="weak-assertEqual-a-a"),
+    pytest.param(Case(UNITTEST, {T: py("""
+        import unittest
+
+
+        class TestA(unittest.TestCase):
+            def test_a(self):
+                self.assertAlmostEqual(f(1), 2, places=0)
+        """)}, ("PS102",)), id="weak-assertEqual-to-assertAlmostEqual-places-0"),
+    pytest.param(Case({T: py("""
+        import unittest
+
+
+        class TestA(unittest.TestCase):
+            def test_a(self):
+                self.assertAlmostEqual(f(1), 2.5)
+        """)}, {T: py("""
+        import unittest
+
+
+        class TestA(unittest.TestCase):
+            def test_a(self):
+                self.assertAlmostEqual(f(1), 2.5, places=0)
+        """)}, ("PS102",)), id="weak-assertAlmostEqual-gains-places-0",
+        marks=miss("places=0 added where the default (7) applied is judged strengthened")),
+    pytest.param(Case({T: py("""
+        import pytest
+
+
+        def test_a():
+            assert f(1) == pytest.approx(2.0, rel=1e-9)
+        """)}, {T: py("""
+        import pytest
+
+
+        def test_a():
+            assert f(1) == pytest.approx(2.0, abs=1e9)
+        """)}, ("PS102",)), id="weak-approx-rel-to-huge-abs"),
+    pytest.param(Case({T: py("""
+        from unittest import mock
+
+
+        def test_a():
+            m = mock.Mock()
+            run(m)
+            m.assert_called_once_with(3)
+        """)}, {T: py("""
+        from unittest import mock
+
+
+        def test_a():
+            m = mock.Mock()
+            run(m)
+            m.assert_called()
+        """)}, ("PS102",)), id="weak-mock-called-once-with-to-called"),
+    pytest.param(Case({T: py("""
+        from unittest import mock
+
+
+        def test_a():
+            m = mock.Mock()
+            run(m)
+            m.assert_called_once_with(3)
+        """)}, {T: py("""
+        from unittest import mock
+
+
+        def test_a():
+            m = mock.Mock()
+            run(m)
+            m.called_once_with(3)
+        """)}, ("PS101",)), id="weak-mock-assert-becomes-noop-attribute"),
+    pytest.param(Case({T: py("""
+        import pytest
+
+
+        def test_a():
+            with pytest.raises(ValueError, match="negative"):
+                f(-1)
+        """)}, {T: py("""
+        import pytest
+
+
+        def test_a():
+            with pytest.raises(ValueError):
+                f(-1)
+        """)}, ("PS102",)), id="weak-raises-drops-match"),
+    pytest.param(Case({T: py("""
+        import pytest
+
+
+        def test_a():
+            with pytest.raises(ValueError):
+                f(-1)
+        """)}, {T: py("""
+        import pytest
+
+
+        def test_a():
+            with pytest.raises((ValueError, TypeError)):
+                f(-1)
+        """)}, ("PS102",)), id="weak-raises-gains-exception-type"),
+    pytest.param(Case({T: py("""
+        import unittest
+
+
+        class TestA(unittest.TestCase):
+            def test_a(self):
+                self.assertRaises(ValueError, f, -1)
+        """)}, {T: py("""
+        import unittest
+
+
+        class TestA(unittest.TestCase):
+            def test_a(self):
+                self.assertRaises(Exception, f, -1)
+        """)}, ("PS102",)), id="weak-assertRaises-broadened"),
+    pytest.param(Case(PARAM, {T: py("""
+        import pytest
+
+
+        @pytest.mark.parametrize("x, y", [(1, 2), (3, 4)])
+        def test_a(x, y):
+            assert f(x) == y
+        """)}, ("PS102",)), id="weak-parametrize-row-deleted"),
+    pytest.param(Case(PARAM, {T: py("""
+        import pytest
+
+
+        @pytest.mark.parametrize("x, y", [(1, 2), (2, 5), (3, 4)])
+        def test_a(x, y):
+            assert f(x) == y
+        """)}, ("PS108",)), id="expected-parametrize-row-edited"),
+    pytest.param(Case(PARAM, {T: py("""
+        import pytest
+
+
+        @pytest.mark.parametrize("y, x", [(1, 2), (2, 3), (3, 4)])
+        def test_a(x, y):
+            assert f(x) == y
+        """)}, ("PS108", "PS102")), id="expected-parametrize-argnames-swapped",
+        marks=miss("argnames 'x, y' → 'y, x' swaps input and expected in every row")),
+    pytest.param(Case({T: py("""
+        import pytest
+
+        ROWS = [(1, 2), (2, 3), (3, 4)]
+
+
+        @pytest.mark.parametrize("x, y", ROWS)
+        def test_a(x, y):
+            assert f(x) == y
+        """)}, {T: py("""
+        import pytest
+
+        ROWS = [(1, 2), (3, 4)]
+
+
+        @pytest.mark.parametrize("x, y", ROWS)
+        def test_a(x, y):
+            assert f(x) == y
+        """)}, ("PS102",)), id="weak-parametrize-row-deleted-from-constant",
+        marks=miss("rows held in a module constant: deleting one is invisible")),
+    pytest.param(Case({T: py("""
+        from hypothesis import given, strategies as st
+
+
+        @given(st.integers())
+        def test_a(x):
+            assert f(x) == x + 1
+        """)}, {T: py("""
+        from hypothesis import given, settings, strategies as st
+
+
+        @settings(max_examples=1)
+        @given(st.integers())
+        def test_a(x):
+            assert f(x) == x + 1
+        """)}, ("PS102",)), id="weak-hypothesis-settings-added",
+        marks=miss("@settings(max_examples=1) added where none existed is only PS103")),
+    pytest.param(Case({T: py("""
+        from hypothesis import given, settings, strategies as st
+
+
+        @settings(max_examples=500)
+        @given(st.integers())
+        def test_a(x):
+            assert f(x) == x + 1
+        """)}, {T: py("""
+        from hypothesis import given, settings, strategies as st
+
+
+        @settings(max_examples=1)
+        @given(st.integers())
+        def test_a(x):
+            assert f(x) == x + 1
+        """)}, ("PS102",)), id="weak-hypothesis-max-examples-lowered"),
+    pytest.param(Case({T: py("""
+        from hypothesis import given, strategies as st
+
+
+        @given(st.integers())
+        def test_a(x):
+            assert f(x) == x + 1
+        """)}, {T: py("""
+        from hypothesis import given, strategies as st
+
+
+        @given(st.just(0))
+        def test_a(x):
+            assert f(x) == x + 1
+        """)}, ("PS102",)), id="weak-hypothesis-strategy-narrowed"),
+    pytest.param(Case({T: py("""
+        def test_a():
+            expected = 2
+            assert f(1) == expected
+        """)}, {T: py("""
+        def test_a():
+            expected = 3
+            assert f(1) == expected
+        """)}, ("PS108",)), id="expected-local-variable-edited",
+        marks=miss("expected value held in a local variable: editing it is invisible")),
+    pytest.param(Case({T: py("""
+        EXPECTED = 2
+
+
+        def test_a():
+            assert f(1) == EXPECTED
+        """)}, {T: py("""
+        EXPECTED = 3
+
+
+        def test_a():
+            assert f(1) == EXPECTED
+        """)}, ("PS108",)), id="expected-module-constant-edited",
+        marks=miss("expected value held in a module constant: editing it is invisible")),
+    pytest.param(Case({T: py("""
+        import pytest
+
+
+        @pytest.fixture
+        def expected():
+            return 2
+
+
+        def test_a(expected):
+            assert f(1) == expected
+        """)}, {T: py("""
+        import pytest
+
+
+        @pytest.fixture
+        def expected():
+            return 3
+
+
+        def test_a(expected):
+            assert f(1) == expected
+        """)}, ("PS108",)), id="expected-fixture-return-edited",
+        marks=miss("expected value returned by a fixture: editing it is invisible")),
+    pytest.param(Case(PLAIN, {T: py("""
+        from unittest.mock import ANY
+
+
+        def test_a():
+            value = f(1)
+            assert value == ANY
+        """)}, ("PS102", "PS108")), id="weak-compare-to-mock-ANY"),
+    pytest.param(Case(HELPERS, {"tests/helpers.py": py("""
+        def check_total(items, expected):
+            assert total(items) is not None
+        """)}, ("PS105",)), id="helper-in-tests-helpers-weakened"),
+    pytest.param(Case({
+        "src/app/testing.py": py("""
+            def assert_valid_total(items, expected):
+                assert total(items) == expected
+            """),
+        T: py("""
+            from app.testing import assert_valid_total
+
+
+            def test_total():
+                assert_valid_total([1, 2], 3)
+            """)}, {"src/app/testing.py": py("""
+            def assert_valid_total(items, expected):
+                assert total(items) is not None
+            """)}, ("PS105",)), id="helper-in-production-tree-weakened",
+        marks=miss("a helper oracle under src/ (app.testing) is never analysed")),
+    pytest.param(Case(PLAIN, {T: py("""
+        def check_value(value, expected):
+            assert value is not None
+
+
+        def test_a():
+            value = f(1)
+            check_value(value, 2)
+        """)}, ("PS102", "PS101")), id="helper-assert-moved-into-neutered-new-helper"),
+    pytest.param(Case({
+        **HELPERS,
+        "tests/helpers.py": py("""
+            def check_total(items, expected):
+                assert total(items) == expected
+
+
+            def check_total_loose(items, expected):
+                assert total(items) is not None
+            """)}, {T: py("""
+        from tests.helpers import check_total_loose as check_total
+
+
+        def test_total():
+            check_total([1, 2], 3)
+        """)}, ("PS102", "PS105")), id="helper-import-swapped-to-lenient",
+        marks=miss("`import check_total_loose as check_total`: the call text is unchanged")),
+]
+
+# --------------------------------------------------------------------------- hooks, config
+
+ENTRY_POINT = py("""
+    [project]
+    name = "app"
+    version = "0"
+
+    [project.entry-points.pytest11]
+    app = "app.plugin"
+    """)
+
+NATIVE = py("""
+    [project]
+    name = "app"
+    version = "0"
+
+    [tool.pytest]
+    testpaths = ["tests"]
+    addopts = ["-ra"]
+    """)
+
+HOOK_CASES = [
+    pytest.param(Case({"src/app/plugin.py": "X = 1\n", **PLAIN}, {
+        "src/app/plugin.py": py("""
+            import pytest
+
+            X = 1
+
+
+            @pytest.hookimpl(hookwrapper=True)
+            def pytest_runtest_makereport(item, call):
+                outcome = yield
+                outcome.get_result().outcome = "passed"
+            """)}, ("PS207",)), id="hook-makereport-in-production-plugin"),
+    pytest.param(Case({"src/app/plugin.py": "X = 1\n", **PLAIN}, {
+        "src/app/plugin.py": py("""
+            X = 1
+
+
+            def _flip(report):
+                report.outcome = "passed"
+
+
+            pytest_runtest_logreport = _flip
+            """)}, ("PS207",)), id="hook-assigned-not-defined-in-production-plugin",
+        marks=miss("`pytest_runtest_logreport = _flip` (no `def pytest_`): module not "
+                   "analysed")),
+    pytest.param(Case({"src/app/plugin.py": "X = 1\n", **PLAIN}, {
+        "src/app/plugin.py": py("""
+            import pytest
+
+            X = 1
+
+
+            @pytest.hookimpl(specname="pytest_runtest_makereport", hookwrapper=True)
+            def _report(item, call):
+                outcome = yield
+                outcome.get_result().outcome = "passed"
+            """)}, ("PS207",)), id="hook-specname-in-production-plugin",
+        marks=miss("hookimpl(specname='pytest_runtest_makereport') under another name")),
+    pytest.param(Case({"tests/conftest.py": "import pytest\n", **PLAIN}, {
+        "tests/conftest.py": py("""
+            import pytest
+
+
+            @pytest.hookimpl(specname="pytest_runtest_makereport", hookwrapper=True)
+            def _report(item, call):
+                outcome = yield
+                outcome.get_result().outcome = "passed"
+            """)}, ("PS207",)), id="hook-specname-in-conftest",
+        marks=miss("hookimpl(specname=...) in conftest: only PS302, no PS207")),
+    pytest.param(Case({"tests/conftest.py": "import pytest\n", **PLAIN}, {
+        "tests/conftest.py": py("""
+            import pytest
+
+
+            class _Plugin:
+                @pytest.hookimpl(hookwrapper=True)
+                def pytest_runtest_makereport(self, item, call):
+                    outcome = yield
+                    outcome.get_result().outcome = "passed"
+
+
+            def pytest_configure(config):
+                config.pluginmanager.register(_Plugin())
+            """)}, ("PS207",)), id="hook-method-of-registered-plugin-class"),
+    pytest.param(Case({**PYPROJECT, **PLAIN}, {"pyproject.toml": PYPROJECT["pyproject.toml"]
+                                               .replace('"-ra"', '"-ra -p no:randomly"')},
+                      ("PS205",)), id="config-addopts-p-no"),
+    pytest.param(Case({**PYPROJECT, **PLAIN}, {"pyproject.toml": PYPROJECT["pyproject.toml"]
+                                               .replace('"-ra"', '"-ra --deselect=tests/'
+                                                        'test_example.py::test_a"')},
+                      ("PS205",)), id="config-addopts-deselect-equals"),
+    pytest.param(Case({"setup.cfg": "[tool:pytest]\naddopts = -ra\n", **PLAIN}, {
+        "setup.cfg": "[tool:pytest]\naddopts = -ra\npython_functions = check_*\n"},
+        ("PS205",)), id="config-setup-cfg-python-functions"),
+    pytest.param(Case({**PYPROJECT, **PLAIN}, {"pytest.toml": py("""
+        [pytest]
+        testpaths = ["tests"]
+        addopts = ["--deselect", "tests/test_example.py::test_a"]
+        """)}, ("PS205",)), id="config-new-pytest-toml",
+        marks=miss("pytest 9 reads pytest.toml first; it is neither a runner channel nor "
+                   "parsed for PS205")),
+    pytest.param(Case({"pyproject.toml": NATIVE, **PLAIN}, {"pyproject.toml": NATIVE.replace(
+        '["-ra"]', '["-ra", "--deselect", "tests/test_example.py::test_a"]')}, ("PS205",)),
+        id="config-pyproject-native-tool-pytest",
+        marks=miss("pytest 9 native [tool.pytest] table (addopts as a TOML list) is not read "
+                   "for PS205; only PS302")),
+    pytest.param(Case({**PYPROJECT, **PLAIN}, {"pytest.ini": "[pytest]\naddopts = -ra\n"},
+                      ("PS205",)), id="config-new-pytest-ini-drops-testpaths"),
+    pytest.param(Case(PLAIN, {"src/zz_hook.pth": "import os\n"}, ("PS302",)),
+                 id="runner-pth-file"),
+    pytest.param(Case(PLAIN, {"sitecustomize.py": "import unittest\n"}, ("PS302",)),
+                 id="runner-sitecustomize"),
+]
+
+# --------------------------------------------------------------------------- input encodings
+
+ENCODING_CASES = [
+    pytest.param(Case({T: b"def test_a():\r\n    assert f(1) == 2\r\n    assert f(2) == 3\r\n"},
+                      {T: b"def test_a():\r\n    assert f(1) == 2\r\n"}, ("PS101",)),
+                 id="encoding-crlf-assert-removed"),
+    pytest.param(Case({T: "# -*- coding: latin-1 -*-\n"
+                          "def test_a():\n"
+                          "    assert f('caf\xe9') == 2\n"
+                          "    assert f(2) == 3\n".encode("latin-1")},
+                      {T: "# -*- coding: latin-1 -*-\n"
+                          "def test_a():\n"
+                          "    assert f('caf\xe9') == 2\n".encode("latin-1")}, ("PS101",)),
+                 id="encoding-latin1-assert-removed"),
+    pytest.param(Case({T: b"\xef\xbb\xbfdef test_a():\n"
+                          b"    assert f(1) == 2\n    assert f(2) == 3\n"},
+                      {T: b"\xef\xbb\xbfdef test_a():\n    assert f(1) == 2\n"}, ("PS101",)),
+                 id="encoding-utf8-bom-assert-removed"),
+    pytest.param(Case({T: b"def test_a():\r    assert f(1) == 2\r    assert f(2) == 3\r"},
+                      {T: b"def test_a():\r    assert f(1) == 2\r"}, ("PS101",)),
+                 id="encoding-cr-only-assert-removed"),
+    pytest.param(Case(PLAIN, {T: "def test_a(:\n    assert f(1) == 2\n"}, ("PS903",)),
+                 id="input-syntax-error"),
+    pytest.param(Case(PLAIN, {".gitattributes": "*.py binary\n", T: py("""
+        def test_a():
+            value = f(1)
+        """)}, ("PS101", "PS902", "PS903")), id="input-test-file-marked-binary",
+        marks=miss("`.gitattributes: *.py binary` makes git emit 'Binary files differ' for the "
+                   "edited test; the file is skipped instead of failing closed")),
+]
+
+TAMPER_CASES = (SKIP_CASES + XFAIL_CASES + RUNTIME_CASES + COLLECTION_CASES + NEUTRAL_CASES
+                + SWALLOW_CASES + WEAKEN_CASES + HOOK_CASES + ENCODING_CASES)
+
+
+@pytest.mark.parametrize("case", TAMPER_CASES)
+def test_tampering_is_rejected(repo: GitRepo, case: Case) -> None:
+    report = score_case(repo, case)
+    got = rejects(report)
+    assert set(case.expect) & got, f"expected one of {case.expect}\n{describe(report)}"
+
+
+def test_symlink_to_oracle_file(repo: GitRepo) -> None:
+    repo.commit({"README.md": "x\n", **PLAIN,
+                 "tests/goldens/expected.json": '{"total": 3}\n',
+                 "oracle/score_contract.toml": "[score]\nmax_changed_files = 12\n"})
+    link = repo.root / "tests/goldens/expected.json"
+    link.unlink()
+    os.symlink("../../oracle/score_contract.toml", link)
+    report = repo.score(repo.diff({}))
+    assert "PS305" in rejects(report), describe(report)
+
+
+# --------------------------------------------------------------------------- benign changes
+
+BENIGN_CASES = [
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            # compute once
+            value = f(
+                1,
+            )
+            assert (
+                value
+                == 2  # the documented result
+            )
+        """)}), id="benign-black-wrapping-and-comments"),
+    pytest.param(Case({T: py("""
+        def test_a():
+            assert f(1) == 2
+
+
+        def test_b():
+            assert g(1) == 3
+        """)}, {T: py("""
+        def test_a():
+            assert f(1) == 2
+        """), "tests/test_other.py": py("""
+        def test_b():
+            assert g(1) == 3
+        """)}), id="benign-move-test-between-files"),
+    pytest.param(Case(PLAIN, {T: None, "tests/unit/test_renamed.py": PLAIN[T]}),
+                 id="benign-rename-test-file"),
+    pytest.param(Case(PLAIN, {T: PLAIN[T] + py("""
+
+
+        def test_b():
+            assert f(2) == 3
+        """)}), id="benign-add-new-test"),
+    pytest.param(Case({T: py("""
+        def test_a():
+            assert f('a')==2
+        """)}, {T: py("""
+        def test_a():
+            assert f("a") == 2
+        """)}), id="benign-quote-and-spacing-style"),
+    pytest.param(Case(PLAIN, {T: py('''
+        def test_a():
+            """Never decorate this with pytest.mark.skip or pytest.skip() it."""
+            value = f(1)
+            assert value == 2
+        ''')}), id="benign-docstring-mentions-skip"),
+    pytest.param(Case(CLASS, {T: py("""
+        class TestsA:
+            def test_a(self):
+                assert f(1) == 2
+        """)}), id="benign-class-renamed-still-collected"),
+    pytest.param(Case(PLAIN_PYTEST, {T: py("""
+        import pytest
+
+
+        @pytest.mark.slow
+        @pytest.mark.filterwarnings("ignore::DeprecationWarning")
+        def test_a() -> None:
+            assert f(1) == 2
+        """)}), id="benign-custom-marks-and-annotation"),
+    pytest.param(Case(PARAM, {T: py("""
+        import pytest
+
+
+        @pytest.mark.parametrize(
+            "x, y",
+            [(3, 4), (1, 2), (2, 3)],
+            ids=["three", "one", "two"],
+        )
+        def test_a(x, y):
+            assert f(x) == y
+        """)}), id="benign-parametrize-reordered-with-ids"),
+    pytest.param(Case({"src/app.py": "def f(x):\n    return x\n", **PLAIN},
+                      {"src/app.py": "def f(x):\n    return x + 1\n"}),
+                 id="benign-production-only"),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            assert value == 2, f"f(1) gave {value}"
+        """)}), id="benign-assert-message-added"),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            assert 2 == value
+        """)}), id="benign-equality-operands-swapped",
+        marks=false_positive("`value == 2` → `2 == value` is unpaired: PS101 removed + "
+                             "PS103 added")),
+    pytest.param(Case({T: py("""
+        def test_a():
+            value = f(1)
+            assert value > 0 and value < 10
+        """)}, {T: py("""
+        def test_a():
+            value = f(1)
+            assert value > 0
+            assert value < 10
+        """)}), id="benign-split-conjunction",
+        marks=false_positive("`assert a and b` split into two asserts is PS102 "
+                             "'2 conditions became 1'")),
+    pytest.param(Case({T: py("""
+        def test_a():
+            value = f(1)
+            assert value > 0
+            assert value < 10
+        """)}, {T: py("""
+        def test_a():
+            value = f(1)
+            assert value > 0 and value < 10
+        """)}), id="benign-merge-into-conjunction",
+        marks=false_positive("two asserts merged into `assert a and b` is PS101 for the "
+                             "second")),
+    pytest.param(Case(UNITTEST, {T: py("""
+        import unittest
+
+
+        class TestA(unittest.TestCase):
+            def test_a(self):
+                assert f(1) == 2
+        """)}), id="benign-assertEqual-to-plain-assert"),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            result = f(1)
+            assert result == 2
+        """)}), id="benign-local-variable-renamed",
+        marks=false_positive("renaming the local `value` → `result` is PS102 'checked "
+                             "expression changed'")),
+    pytest.param(Case({T: py("""
+        def check_total(items, expected):
+            assert total(items) == expected
+
+
+        def test_total():
+            check_total([1, 2], 3)
+        """)}, {"tests/helpers.py": py("""
+        def check_total(items, expected):
+            assert total(items) == expected
+        """), T: py("""
+        from tests.helpers import check_total
+
+
+        def test_total():
+            check_total([1, 2], 3)
+        """)}), id="benign-helper-moved-to-helpers-module-unchanged",
+        marks=false_positive("an unchanged helper moved to tests/helpers.py is PS105 "
+                             "'removed'")),
+    pytest.param(Case({T: py("""
+        def check_total(items, expected):
+            assert total(items) == expected
+
+
+        def test_total():
+            check_total([1, 2], 3)
+        """)}, {T: py("""
+        def assert_total(items, expected):
+            assert total(items) == expected
+
+
+        def test_total():
+            assert_total([1, 2], 3)
+        """)}), id="benign-helper-renamed-unchanged",
+        marks=false_positive("renaming a helper oracle with the same body is PS105 plus PS102 "
+                             "on its call")),
+    pytest.param(Case(PLAIN, {T: py("""
+        def first[T](items: list[T]) -> T:
+            return items[0]
+
+
+        def test_a():
+            value = f(1)
+            assert value == 2
+
+
+        def test_first():
+            assert first([1]) == 1
+        """)}), id="benign-pep695-syntax"),
+    pytest.param(Case({T: b"def test_a():\r\n    assert f(1) == 2\r\n"},
+                      {T: b"def test_a():\r\n    assert f(1) == 2\r\n\r\n\r\n"
+                          b"def test_b():\r\n    assert f(2) == 3\r\n"}),
+                 id="benign-crlf-add-test"),
+    pytest.param(Case({T: py("""
+        import logging
+
+
+        def test_a(caplog):
+            value = f(1)
+            assert value == 2
+        """)}, {T: py("""
+        import logging
+
+
+        def test_a(caplog):
+            with caplog.at_level(logging.INFO):
+                value = f(1)
+                assert value == 2
+        """)}), id="benign-assert-inside-caplog-context"),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            value = f(1)
+            try:
+                assert value == 2
+            except AssertionError as exc:
+                raise AssertionError(f"f(1) = {value}") from exc
+        """)}), id="benign-handler-reraises-with-context"),
+    pytest.param(Case(PLAIN, {T: py("""
+        def test_a():
+            def first(x):
+                return x
+
+            value = first(f(1))
+            assert value == 2
+        """)}), id="benign-nested-helper-with-return"),
+]
+
+
+@pytest.mark.parametrize("case", BENIGN_CASES)
+def test_benign_change_is_not_rejected(repo: GitRepo, case: Case) -> None:
+    report = score_case(repo, case)
+    assert rejects(report) <= ALWAYS, describe(report)
