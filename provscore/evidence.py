@@ -15,11 +15,13 @@ import ast
 import builtins
 import enum
 import fnmatch
+import functools
+import operator
 import sys
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -54,6 +56,8 @@ class SuppressionKind(enum.StrEnum):
     SWALLOWED = "swallowed"
     REPORT_HOOK = "report_hook"
     CONFIG_DESELECT = "config_deselect"
+    WRAPPED = "wrapped"  # a decorator that may replace the test body
+    DYNAMIC = "dynamic"  # exec/eval/__import__: cannot be classified statically
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +134,22 @@ class CollectionConfig:
     python_files: tuple[str, ...] = ("test_*.py", "*_test.py")
     python_classes: tuple[str, ...] = ("Test",)
     python_functions: tuple[str, ...] = ("test",)
+    testpaths: tuple[str, ...] = ()
+    norecursedirs: tuple[str, ...] = ("*.egg", ".*", "_darcs", "build", "CVS", "dist",
+                                      "node_modules", "venv", "{arch}")
+
+    def is_collected(self, path: str) -> bool:
+        """Whether pytest (with base's configuration) collects tests from this file."""
+        if not path.endswith(".py") or path.rsplit("/", 1)[-1] == "conftest.py":
+            return False
+        if not self.is_test_file(path):
+            return False
+        if self.testpaths and not any(
+                fnmatch.fnmatch(path, tp) or path.startswith(tp.rstrip("/") + "/") or path == tp
+                for tp in self.testpaths):
+            return False
+        dirs = path.split("/")[:-1]
+        return not any(fnmatch.fnmatch(d, pat) for d in dirs for pat in self.norecursedirs)
 
     def is_test_file(self, path: str) -> bool:
         base = path.rsplit("/", 1)[-1]
@@ -178,6 +198,11 @@ class Tables:
     expected_reads: frozenset[str]
     helper_name_prefixes: tuple[str, ...]
     mark_roots: frozenset[str]
+    rebinding: dict[str, str]
+    runner_methods: frozenset[str]
+    dynamic_calls: frozenset[str]
+    dynamic_modules: frozenset[str]
+    safe_decorators: tuple[str, ...]
 
     @classmethod
     def load(cls, extra_helpers: Iterable[str] = ()) -> Tables:
@@ -204,6 +229,11 @@ class Tables:
             helper_name_prefixes=tuple(e["helper_name_prefixes"]),
             # First segments worth resolving on a bare Name (cheap pre-filter).
             mark_roots=frozenset(q.split(".", 1)[0] for q in marks),
+            rebinding=dict(s["rebinding"]),
+            runner_methods=frozenset(s["runner_methods"]["names"]),
+            dynamic_calls=frozenset(s["dynamic"]["calls"]),
+            dynamic_modules=frozenset(s["dynamic"]["modules"]),
+            safe_decorators=tuple(s["decorators"]["safe_prefixes"]),
         )
 
 
@@ -302,6 +332,12 @@ class Frame:
     fixture: bool = False
     calls: set[str] = field(default_factory=set)
     evidence_count: int = 0
+    parent: Frame | None = None
+    order: int = 0
+    # name → latest order at which this scope re-bound it (def, assignment, del):
+    # pytest collects the final binding, so an earlier test of that name is gone.
+    rebinds: dict[str, int] = field(default_factory=dict)
+    settings: cst.Call | None = None  # hypothesis @settings on this function
 
 
 @dataclass
@@ -335,9 +371,12 @@ class Context:
     """State the collectors share during one traversal."""
 
     def __init__(self, path: str, config: CollectionConfig, tables: Tables,
-                 helper_lookup: HelperLookup | None = None) -> None:
+                 helper_lookup: HelperLookup | None = None, collect_tests: bool = True) -> None:
         self.path = path
         self.helper_lookup = helper_lookup
+        self.collect_tests = collect_tests
+        self.order = 0
+        self.init_classes: set[str] = set()
         self.config = config
         self.tables = tables
         self.aliases = AliasTable()
@@ -468,16 +507,24 @@ class ScopeCollector(Collector):
             for b in bases)
         if unittest_base:
             ctx.unittest_classes.add(name)
-        in_collectable = parent.kind == "module" or parent.is_test_class
+        in_collectable = ctx.collect_tests and (parent.kind == "module" or parent.is_test_class)
+        # pytest does not collect a Test* class with its own or an inherited __init__/__new__.
         has_init = isinstance(node.body, cst.IndentedBlock) and any(
-            isinstance(s, cst.FunctionDef) and s.name.value == "__init__"
+            isinstance(s, cst.FunctionDef) and s.name.value in ("__init__", "__new__")
             for s in node.body.body)
+        if has_init:
+            ctx.init_classes.add(name)
+        inherits_init = any(b.rsplit(".", 1)[-1] in ctx.init_classes for b in bases)
         is_test_class = in_collectable and (
-            unittest_base or (ctx.config.is_test_class(name) and not has_init))
+            unittest_base or (ctx.config.is_test_class(name) and not has_init
+                              and not inherits_init))
         node_id = f"{parent.node_id}::{name}" if parent.kind != "func" else parent.node_id
+        ctx.order += 1
+        _rebind(parent, name, ctx.order)
         ctx.frames.append(Frame("class", name, qual, node_id, node, is_test_class=is_test_class,
                                 is_unittest=unittest_base, test_id=parent.test_id,
-                                test_scope=_sub(parent.test_scope, name) if parent.test_id else ""))
+                                test_scope=_sub(parent.test_scope, name) if parent.test_id else "",
+                                parent=parent, order=ctx.order))
 
     def leave_ClassDef(self, node: cst.ClassDef) -> None:
         self.ctx.frames.pop()
@@ -487,7 +534,9 @@ class ScopeCollector(Collector):
         parent = ctx.frame
         name = node.name.value
         qual = f"{parent.qualname}.{name}" if parent.qualname else name
-        if parent.kind == "module":
+        if not ctx.collect_tests:
+            is_test = False
+        elif parent.kind == "module":
             is_test = ctx.config.is_test_function(name)
         elif parent.kind == "class" and parent.is_test_class:
             is_test = name.startswith("test") if parent.is_unittest \
@@ -499,11 +548,15 @@ class ScopeCollector(Collector):
         node_id = f"{parent.node_id}::{name}" if parent.kind != "func" else parent.node_id
         fixture = any(matches(ctx.qualnames(_callee(d.decorator)), ctx.tables.fixture_decorators)
                       for d in node.decorators)
+        is_test = is_test and not fixture  # a fixture is never collected as a test
+        ctx.order += 1
+        _rebind(parent, name, ctx.order)
         frame = Frame("func", name, qual, node_id if parent.kind != "func" else
                       f"{ctx.path}::{qual}", node, is_test=is_test, fixture=fixture,
                       test_id=node_id if is_test else parent.test_id,
                       test_scope="" if is_test else (
-                          _sub(parent.test_scope, name) if parent.test_id else ""))
+                          _sub(parent.test_scope, name) if parent.test_id else ""),
+                      parent=parent, order=ctx.order)
         ctx.frames.append(frame)
         ctx.defs.append(frame)
 
@@ -526,6 +579,54 @@ class ScopeCollector(Collector):
         if frame.is_test and frame.return_seq is None:
             frame.return_seq = self.ctx.seq
             frame.return_node = node
+
+    # Re-binding a name in a module or class body hides an earlier test of that name.
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for t in node.targets:
+            self._rebound(t.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self._rebound(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._rebound(node.target)
+
+    def visit_Del(self, node: cst.Del) -> None:
+        self._rebound(node.target)
+
+    def _rebound(self, target: cst.BaseExpression) -> None:
+        frame = self.ctx.frame
+        if frame.kind == "func":
+            return
+        names = [target] if isinstance(target, cst.Name) else [
+            e.value for e in target.elements if isinstance(e.value, cst.Name)
+        ] if isinstance(target, cst.Tuple | cst.List) else []
+        for n in names:
+            if isinstance(n, cst.Name):
+                self.ctx.order += 1
+                _rebind(frame, n.value, self.ctx.order)
+
+
+def _rebind(frame: Frame, name: str, order: int) -> None:
+    frame.rebinds[name] = order
+
+
+def _shadowed(frame: Frame) -> bool:
+    """A def whose name its scope binds again later is not what pytest collects."""
+    parent = frame.parent
+    return parent is not None and parent.rebinds.get(frame.name, frame.order) > frame.order
+
+
+def _still_bound(frame: Frame) -> bool:
+    """Neither the test nor any class around it was re-bound (``del``, ``= None``, a
+    second ``def`` of the same name)."""
+    cur: Frame | None = frame
+    while cur is not None and cur.kind != "module":
+        if _shadowed(cur):
+            return False
+        cur = cur.parent
+    return True
 
 
 def _sub(scope: str, name: str) -> str:
@@ -670,6 +771,9 @@ class SuppressionCollector(Collector):
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
         self.guards: list[_Guard] = []
+        # first unreachable statement id → (its block, the terminal statement before it)
+        self._dead: dict[int, tuple[cst.IndentedBlock, cst.CSTNode]] = {}
+        self._dead_open: dict[int, tuple[int, cst.CSTNode]] = {}
 
     # -- marks and runtime skips (resolved after the traversal) --------------
     def visit_Call(self, node: cst.Call) -> None:
@@ -677,9 +781,11 @@ class SuppressionCollector(Collector):
         func = node.func
         target = ctx.target()
         if isinstance(func, cst.Attribute) and func.attr.value in ctx.tables.skip_methods:
+            ctx.consumed.add(id(func))
             ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, detail=func.attr.value)
             return
-        if is_dynamic_getattr(node):
+        if is_dynamic_getattr(node) or (isinstance(func, cst.Name) and func.value == "vars"
+                                        and node.args):
             ctx.deferred.append(lambda: self._dynamic(node, target))
         ctx.deferred.append(lambda: self._call(node, target))
         # `collect_ignore.append(...)` and friends
@@ -688,11 +794,14 @@ class SuppressionCollector(Collector):
             ctx.suppress(SuppressionKind.COLLECTION_VARIABLE, node, target=ctx.path)
 
     def _dynamic(self, node: cst.Call, target: str) -> None:
+        """getattr(pytest, name) / vars(unittest)[...]: a framework reached by a name
+        nobody can read statically. Fail closed."""
         ctx = self.ctx
         base = ctx.qualnames(node.args[0].value)
-        if any(q == "pytest.mark" or q.startswith("pytest.") for q in base):
-            ctx.suppress(SuppressionKind.SKIP_MARK, node, detail="dynamic getattr on pytest",
-                         target=target)
+        roots = ctx.tables.dynamic_modules
+        if any(q.split(".", 1)[0] in roots for q in base):
+            ctx.suppress(SuppressionKind.DYNAMIC, node, target=target,
+                         detail="framework attribute reached dynamically")
 
     def _call(self, node: cst.Call, target: str) -> None:
         ctx = self.ctx
@@ -702,25 +811,62 @@ class SuppressionCollector(Collector):
         if dotted(node) is not None:  # getattr(pytest.mark, "skip") spells pytest.mark.skip
             names |= ctx.qualnames(node)
         kind = self._mark_kind(names)
+        t = ctx.tables
         if kind is not None:
             ctx.consumed.add(id(node.func))
             ctx.suppress(kind, node, target=target)
-        elif matches(names, ctx.tables.runtime_skips):
+        elif matches(names, t.runtime_skips):
             ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, target=target)
-        elif names & {"setattr", "builtins.setattr"} and len(node.args) >= 3:
-            attr = node.args[1].value
-            if isinstance(attr, cst.SimpleString) and attr.evaluated_value == "__test__":
-                ctx.suppress(SuppressionKind.TEST_DISABLED, node, target=target)
+        elif matches(names, t.dynamic_calls):
+            ctx.suppress(SuppressionKind.DYNAMIC, node, target=target,
+                         detail="code built at run time cannot be classified")
+        elif (names & {"setattr", "builtins.setattr"} or
+              (isinstance(node.func, cst.Attribute) and node.func.attr.value == "setattr")) \
+                and len(node.args) >= 2:
+            self._setattr(node, names, target)
+
+    def _setattr(self, node: cst.Call, names: set[str], target: str) -> None:
+        """setattr(obj, "assertEqual", ...) and monkeypatch.setattr(builtins, ...)."""
+        ctx = self.ctx
+        args = [a.value for a in node.args if a.keyword is None]
+        literal = next((a.evaluated_value for a in args[:2] if isinstance(a, cst.SimpleString)
+                        and isinstance(a.evaluated_value, str)), None)
+        attr = literal.rsplit(".", 1)[-1] if literal else ""
+        kind = self._rebinding_kind(attr) if attr else None
+        reached = ctx.qualnames(args[0]) if args else set()
+        if kind is None and (any(q.split(".", 1)[0] in ctx.tables.dynamic_modules
+                                 for q in reached) or
+                             (literal and literal.split(".", 1)[0] in
+                              ctx.tables.dynamic_modules)):
+            kind = SuppressionKind.ASSERT_OVERRIDE
+        if kind is not None:
+            ctx.suppress(kind, node, target=target, detail=f"rebinds {literal or 'a framework'}")
+
+    def _rebinding_kind(self, name: str) -> SuppressionKind | None:
+        t = self.ctx.tables
+        if name in t.rebinding:
+            return SuppressionKind(t.rebinding[name])
+        if name in t.unittest_methods or name in t.mock_methods or _assertion_name(name):
+            return SuppressionKind.ASSERT_OVERRIDE
+        return None
 
     def _mark_kind(self, names: set[str]) -> SuppressionKind | None:
+        """A mark by name or through any attribute of it (pytest.mark.skip.with_args)."""
         t = self.ctx.tables
-        if matches(names, t.skip_marks):
-            return SuppressionKind.SKIP_MARK
-        if matches(names, t.xfail_marks):
-            return SuppressionKind.XFAIL_MARK
+        for q in names:
+            parts = q.split(".")
+            for end in range(len(parts), 1, -1):
+                prefix = ".".join(parts[:end])
+                if prefix in t.skip_marks:
+                    return SuppressionKind.SKIP_MARK
+                if prefix in t.xfail_marks:
+                    return SuppressionKind.XFAIL_MARK
         return None
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
+        if node.attr.value in self.ctx.tables.skip_methods and id(node) not in self.ctx.consumed:
+            # `later = self.skipTest; later(...)`: taking the method is enough.
+            self.ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, detail=node.attr.value)
         name = dotted(node)
         if name is None:
             return True
@@ -783,39 +929,87 @@ class SuppressionCollector(Collector):
     def _assigned(self, target: cst.BaseExpression, node: cst.CSTNode) -> None:
         ctx = self.ctx
         t = ctx.tables
+        in_func = ctx.frame.kind == "func"
         if isinstance(target, cst.Name):
-            if target.value == "__test__":
-                ctx.suppress(SuppressionKind.TEST_DISABLED, node)
-            elif target.value in t.collection_variables and ctx.frame.kind == "module":
+            name = target.value
+            kind = self._rebinding_kind(name) if name in t.rebinding else None
+            if kind is not None and (not in_func or name == "__test__"):
+                ctx.suppress(kind, node, detail=f"rebinds {name}")
+            elif not in_func and name in t.collection_hooks | t.report_hooks:
+                kind = SuppressionKind.COLLECTION_HOOK if name in t.collection_hooks \
+                    else SuppressionKind.REPORT_HOOK
+                ctx.suppress(kind, node, target=ctx.path, detail=f"{name} bound by assignment")
+            elif not in_func and self._shadows_import(name):
+                ctx.suppress(SuppressionKind.ASSERT_OVERRIDE, node,
+                             detail=f"re-binds imported {name}")
+            elif name in t.collection_variables and ctx.frame.kind == "module":
                 ctx.suppress(SuppressionKind.COLLECTION_VARIABLE, node, target=ctx.path)
-            elif (target.value in t.unittest_methods or target.value in t.mock_methods) \
-                    and ctx.frame.kind == "class":
-                ctx.suppress(SuppressionKind.ASSERT_OVERRIDE, node)
+            elif ctx.frame.kind == "class" and (name in t.unittest_methods or
+                                                name in t.mock_methods):
+                ctx.suppress(SuppressionKind.ASSERT_OVERRIDE, node, detail=f"rebinds {name}")
         elif isinstance(target, cst.Attribute):
             attr = target.attr.value
-            root = (dotted(target) or "").split(".", 1)[0]
-            if attr == "__test__":
-                ctx.suppress(SuppressionKind.TEST_DISABLED, node)
-            elif attr in t.unittest_methods or attr in t.mock_methods or \
-                    _assertion_name(attr) or root in ("pytest", "unittest", "_pytest",
-                                                      "builtins", "hypothesis"):
-                ctx.suppress(SuppressionKind.ASSERT_OVERRIDE, node)
+            # obj.assertEqual = ..., builtins.AssertionError = ..., Cls.__unittest_skip__ = ...
+            kind = self._rebinding_kind(attr)
+            roots = {q.split(".", 1)[0] for q in ctx.qualnames(target.value)}
+            if kind is None and roots & t.dynamic_modules:
+                kind = SuppressionKind.ASSERT_OVERRIDE
+            if kind is not None:
+                ctx.suppress(kind, node, detail=f"rebinds {dotted(target) or attr}")
 
-    # -- hooks --------------------------------------------------------------
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        name = node.name.value
+    def _shadows_import(self, name: str) -> bool:
+        """A module/class-level binding over an imported assertion or helper name."""
+        imported = self.ctx.aliases.imported(name)
+        if not imported:
+            return False
         t = self.ctx.tables
+        last = name.rsplit(".", 1)[-1]
+        return _assertion_name(last) or last.startswith(t.helper_name_prefixes) or any(
+            q.split(".", 1)[0] in t.dynamic_modules or q in t.assertion_helpers or
+            any(q.startswith(m) for m in t.assert_modules) for q in imported)
+
+    # -- hooks, overrides ---------------------------------------------------
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        ctx = self.ctx
+        t = ctx.tables
         # ScopeCollector has already pushed this def's frame: look at its parent.
-        if len(self.ctx.frames) >= 2 and self.ctx.frames[-2].kind == "func":
+        parent = ctx.frames[-2] if len(ctx.frames) >= 2 else ctx.frame
+        if parent.kind == "func":
             return
+        name = _hook_name(node, ctx) or node.name.value
         if name in t.collection_hooks:
-            self.ctx.suppress(SuppressionKind.COLLECTION_HOOK, node, target=self.ctx.path,
-                              detail=name)
+            ctx.suppress(SuppressionKind.COLLECTION_HOOK, node, target=ctx.path, detail=name)
         elif name in t.report_hooks:
-            self.ctx.suppress(SuppressionKind.REPORT_HOOK, node, target=self.ctx.path, detail=name)
+            ctx.suppress(SuppressionKind.REPORT_HOOK, node, target=ctx.path, detail=name)
+        elif parent.kind == "class" and parent.is_unittest and (
+                name in t.unittest_methods or name in t.runner_methods):
+            ctx.suppress(SuppressionKind.ASSERT_OVERRIDE, node, target=parent.node_id,
+                         detail=f"overrides TestCase.{name}")
+        elif parent.kind == "module" and self._shadows_import(name):
+            ctx.suppress(SuppressionKind.ASSERT_OVERRIDE, node, target=ctx.path,
+                         detail=f"re-defines imported {name}")
+        frame = ctx.frame
+        if frame.is_test:
+            for dec in node.decorators:
+                d = dec.decorator
+                ctx.deferred.append(functools.partial(self._decorator, d, frame))
+
+    def _decorator(self, dec: cst.BaseExpression, frame: Frame) -> None:
+        """A decorator that is neither a mark nor known-safe may replace the test body."""
+        ctx = self.ctx
+        names = ctx.qualnames(_callee(dec)) | ctx.qualnames(dec)
+        t = ctx.tables
+        if self._mark_kind(names) is not None or matches(names, t.hypothesis_given) or \
+                matches(names, t.hypothesis_settings) or matches(names, t.parametrize):
+            return
+        if any(q.startswith(t.safe_decorators) for q in names):
+            return
+        ctx.suppress(SuppressionKind.WRAPPED, dec, target=frame.node_id,
+                     detail="a decorator that can replace the test body")
 
     # -- guards: dead branches, swallowing try/with ---------------------------
     def visit_If(self, node: cst.If) -> None:
+        self._mark_dead_start(node)
         if self.guards and self.guards[-1].node is not node and \
                 isinstance(self.guards[-1].node, cst.If) and self.guards[-1].node.orelse is node:
             self.guards[-1].body_end = self.ctx.seq
@@ -825,7 +1019,7 @@ class SuppressionCollector(Collector):
 
     def visit_Else(self, node: cst.Else) -> None:
         for g in reversed(self.guards):
-            if g.kind in ("if", "try") and getattr(g.node, "orelse", None) is node:
+            if g.kind in ("if", "try", "for") and getattr(g.node, "orelse", None) is node:
                 if g.body_end is None:
                     g.body_end = self.ctx.seq
                 if g.kind == "if" and g.detail == "True":
@@ -848,6 +1042,7 @@ class SuppressionCollector(Collector):
             ctx.post_checks.append(check)
 
     def visit_While(self, node: cst.While) -> None:
+        self._mark_dead_start(node)
         if _constant_truth(node.test) is False:
             self.guards.append(_Guard(node, self.ctx.seq, kind="while"))
 
@@ -862,10 +1057,73 @@ class SuppressionCollector(Collector):
                                  detail="evidence in a loop that never runs")
             ctx.post_checks.append(check)
 
+    def visit_For(self, node: cst.For) -> None:
+        self._mark_dead_start(node)
+        value = _constant_truth(node.iter)
+        self.guards.append(_Guard(node, self.ctx.seq, kind="for",
+                                  detail="False" if value is False else ""))
+
+    def leave_For(self, node: cst.For) -> None:
+        g = self.guards.pop()
+        end = g.body_end if g.body_end is not None else self.ctx.seq
+        if g.detail == "False" and end > g.start:
+            ctx, target = self.ctx, self.ctx.target()
+
+            def check() -> None:
+                if ctx.evidence_between(g.start, end):
+                    ctx.suppress(SuppressionKind.DEAD_BRANCH, node.iter, target=target,
+                                 detail="evidence in a loop over nothing")
+            ctx.post_checks.append(check)
+
+    # -- unreachable statements after return / raise / break / continue -------
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        body = list(node.body)
+        for i, stmt in enumerate(body[:-1]):
+            if _terminal(stmt):
+                if isinstance(_terminal(stmt), cst.Return) and self.ctx.frame.is_test:
+                    return  # an early return in a test body is reported as such
+                self._dead[id(body[i + 1])] = (node, stmt)
+                return
+
+    def _mark_dead_start(self, node: cst.CSTNode) -> None:
+        hit = self._dead.pop(id(node), None)
+        if hit is not None:
+            self._dead_open[id(hit[0])] = (self.ctx.seq, hit[1])
+
+    def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        opened = self._dead_open.pop(id(node), None)
+        if opened is None:
+            return
+        start, terminal = opened
+        ctx, end, target = self.ctx, self.ctx.seq, self.ctx.target()
+
+        def check() -> None:
+            if ctx.evidence_between(start, end):
+                ctx.suppress(SuppressionKind.DEAD_BRANCH, terminal, target=target,
+                             detail="evidence after a statement that always leaves the block")
+        ctx.post_checks.append(check)
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self._mark_dead_start(node)
+
     def visit_Try(self, node: cst.Try) -> None:
+        self._mark_dead_start(node)
         self.guards.append(_Guard(node, self.ctx.seq, kind="try"))
 
+    def visit_TryStar(self, node: cst.TryStar) -> None:
+        self._mark_dead_start(node)
+        self.guards.append(_Guard(node, self.ctx.seq, kind="try"))
+
+    def visit_ExceptStarHandler(self, node: cst.ExceptStarHandler) -> None:
+        self._handler_seen(node)
+
+    def leave_TryStar(self, node: cst.TryStar) -> None:
+        self._leave_try(node)
+
     def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+        self._handler_seen(node)
+
+    def _handler_seen(self, node: cst.CSTNode) -> None:
         for g in reversed(self.guards):
             if g.kind == "try" and node in getattr(g.node, "handlers", ()):
                 if g.body_end is None:
@@ -873,6 +1131,9 @@ class SuppressionCollector(Collector):
                 break
 
     def leave_Try(self, node: cst.Try) -> None:
+        self._leave_try(node)
+
+    def _leave_try(self, node: cst.Try | cst.TryStar) -> None:
         g = self.guards.pop()
         end = g.body_end if g.body_end is not None else self.ctx.seq
         if end <= g.start:
@@ -883,11 +1144,11 @@ class SuppressionCollector(Collector):
             if not ctx.evidence_between(g.start, end):
                 return
             for handler in node.handlers:
-                if not _reraises(handler):
+                if not _reraises(handler, ctx):
                     self._swallow(handler, target)
         ctx.post_checks.append(check)
 
-    def _swallow(self, handler: cst.ExceptHandler, target: str) -> None:
+    def _swallow(self, handler: cst.ExceptHandler | cst.ExceptStarHandler, target: str) -> None:
         ctx = self.ctx
         if handler.type is None:
             ctx.suppress(SuppressionKind.SWALLOWED, handler, detail="bare except", target=target)
@@ -902,6 +1163,7 @@ class SuppressionCollector(Collector):
                 return
 
     def visit_With(self, node: cst.With) -> None:
+        self._mark_dead_start(node)
         self.guards.append(_Guard(node, self.ctx.seq, kind="with"))
 
     def leave_With(self, node: cst.With) -> None:
@@ -952,43 +1214,134 @@ def _calls_in_header(node: cst.With) -> list[cst.Call]:
     return found
 
 
+def _hook_name(node: cst.FunctionDef, ctx: Context) -> str | None:
+    """``@pytest.hookimpl(specname="pytest_...")`` registers a hook under another name."""
+    for dec in node.decorators:
+        call = dec.decorator
+        if isinstance(call, cst.Call):
+            for arg in call.args:
+                if arg.keyword is not None and arg.keyword.value == "specname" and \
+                        isinstance(arg.value, cst.SimpleString):
+                    value = arg.value.evaluated_value
+                    return value if isinstance(value, str) else None
+    return None
+
+
 def _assertion_name(attr: str) -> bool:
     """assertFoo / assert_foo / fail*: names of assertion methods (not `assertion_count`)."""
     return attr.startswith("assert_") or (attr.startswith("assert") and attr[6:7].isupper())
 
 
-def _reraises(handler: cst.ExceptHandler) -> bool:
-    """Whether the handler still fails the test: a raise, or pytest.fail / self.fail."""
-    found = False
+def _terminal(stmt: cst.BaseStatement) -> cst.CSTNode | None:
+    """The return/raise/break/continue that makes the statements after ``stmt`` dead."""
+    if isinstance(stmt, cst.SimpleStatementLine):
+        for small in stmt.body:
+            if isinstance(small, cst.Return | cst.Raise | cst.Break | cst.Continue):
+                return small
+    return None
 
-    class _Finder(cst.CSTVisitor):
-        def visit_Raise(self, node: cst.Raise) -> None:
-            nonlocal found
-            found = True
 
-        def visit_Call(self, node: cst.Call) -> None:
-            nonlocal found
-            name = (dotted(node.func) or "").rsplit(".", 1)[-1]
-            if name in ("fail", "failTest"):
-                found = True
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return False  # a raise inside a nested def does not run here
-
-    handler.body.visit(_Finder())
-    return found
+def _reraises(handler: cst.ExceptHandler | cst.ExceptStarHandler, ctx: Context) -> bool:
+    """Whether the handler always fails the test: an unconditional ``raise`` at its top
+    level, or a top-level call of pytest.fail / self.fail. A raise behind an ``if``
+    does not count: the handler can still swallow."""
+    body = handler.body
+    if not isinstance(body, cst.IndentedBlock):
+        return False
+    for stmt in body.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            if isinstance(small, cst.Raise):
+                return True
+            if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+                func = small.value.func
+                if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and \
+                        func.value.value in ("self", "cls") and func.attr.value in ("fail",
+                                                                                   "failTest"):
+                    return True
+                if ctx.qualnames(func) & {"pytest.fail", "_pytest.outcomes.fail"}:
+                    return True
+    return False
 
 
 def _constant_truth(expr: cst.BaseExpression) -> bool | None:
-    if isinstance(expr, cst.Name) and expr.value in ("True", "False", "None"):
-        return expr.value == "True"
-    if isinstance(expr, cst.Integer | cst.Float | cst.SimpleString | cst.Tuple | cst.List |
-                  cst.Dict):
-        return _literal_truth(cst.Module(body=[]).code_for_node(expr))
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
-        inner = _constant_truth(expr.expression)
-        return None if inner is None else not inner
-    return None
+    """Truth of a condition that does not depend on the program: ``False``, ``0``,
+    ``1 == 2``, ``not True``, ``TYPE_CHECKING``, ``not __debug__``; None when unknown."""
+    code = cst.Module(body=[]).code_for_node(expr)
+    try:
+        tree = ast.parse(f"(\n{code}\n)", mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    value = _static_value(tree.body)
+    return None if value is _UNKNOWN else bool(value)
+
+
+_UNKNOWN = object()
+_STATIC_NAMES: dict[str, object] = {"True": True, "False": False, "None": None,
+                                     "TYPE_CHECKING": False, "__debug__": True}
+_COMPARE: dict[type, Callable[[Any, Any], object]] = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
+    ast.In: lambda a, b: operator.contains(b, a),
+    ast.NotIn: lambda a, b: not operator.contains(b, a),
+}
+_ARITH: dict[type, Callable[[object, object], object]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}
+
+
+def _static_value(node: ast.expr) -> object:
+    """Value of an expression built only from literals and a few known constants."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        return _STATIC_NAMES.get(node.id, _UNKNOWN)
+    if isinstance(node, ast.Attribute) and node.attr == "TYPE_CHECKING":
+        return False  # typing.TYPE_CHECKING
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return _UNKNOWN if node.elts else ()  # only emptiness is static
+    if isinstance(node, ast.Dict):
+        return _UNKNOWN if node.keys else {}
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = _static_value(node.operand)
+        return _UNKNOWN if inner is _UNKNOWN else not inner
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _static_value(node.operand)
+        return -inner if isinstance(inner, int | float) else _UNKNOWN
+    if isinstance(node, ast.BoolOp):
+        values = [_static_value(v) for v in node.values]
+        if isinstance(node.op, ast.And):
+            if any(v is not _UNKNOWN and not v for v in values):
+                return False
+            return True if all(v is not _UNKNOWN for v in values) else _UNKNOWN
+        if any(v is not _UNKNOWN and v for v in values):
+            return True
+        return False if all(v is not _UNKNOWN for v in values) else _UNKNOWN
+    if isinstance(node, ast.BinOp) and type(node.op) in _ARITH:
+        a, b = _static_value(node.left), _static_value(node.right)
+        if isinstance(a, int | float) and isinstance(b, int | float):
+            return _ARITH[type(node.op)](a, b)
+        return _UNKNOWN
+    if isinstance(node, ast.Compare):
+        left = _static_value(node.left)
+        for op, comp in zip(node.ops, node.comparators, strict=True):
+            right = _static_value(comp)
+            if left is _UNKNOWN or right is _UNKNOWN or type(op) not in _COMPARE:
+                return _UNKNOWN
+            try:
+                if not _COMPARE[type(op)](left, right):
+                    return False
+            except TypeError:
+                return _UNKNOWN
+            left = right
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id == "range" and node.args and not node.keywords:
+        ints = [v for v in (_static_value(a) for a in node.args)
+                if isinstance(v, int) and not isinstance(v, bool)]
+        if len(ints) == len(node.args) <= 3:
+            return range(*ints)
+    return _UNKNOWN
 
 
 # --------------------------------------------------------------------------- shapes
@@ -1117,13 +1470,19 @@ _COLLECTORS: tuple[type[Collector], ...] = (
 
 
 def extract(path: str, source: bytes, config: CollectionConfig, tables: Tables,
-            helper_lookup: HelperLookup | None = None) -> FileEvidence:
-    """Classify one image. Never raises: a failure is reported in ``error`` (PS903)."""
+            helper_lookup: HelperLookup | None = None, *,
+            collect_tests: bool | None = None) -> FileEvidence:
+    """Classify one image. Never raises: a failure is reported in ``error`` (PS903).
+
+    ``collect_tests``: whether pytest collects tests from this file (default: by the
+    collection config); a conftest or helper module holds helpers, never tests.
+    """
+    collect = config.is_collected(path) if collect_tests is None else collect_tests
     result: list[FileEvidence] = []
 
     def work() -> None:
         try:
-            result.append(_extract(path, source, config, tables, helper_lookup))
+            result.append(_extract(path, source, config, tables, helper_lookup, collect))
         except cst.ParserSyntaxError as exc:
             result.append(FileEvidence(path, error=f"syntax error: {exc.message}",
                                        error_line=exc.raw_line))
@@ -1162,9 +1521,9 @@ def run_deep(fn: Callable[[], None]) -> None:
 
 
 def _extract(path: str, source: bytes, config: CollectionConfig, tables: Tables,
-             helper_lookup: HelperLookup | None) -> FileEvidence:
+             helper_lookup: HelperLookup | None, collect_tests: bool) -> FileEvidence:
     module = cst.parse_module(source)
-    ctx = Context(path, config, tables, helper_lookup)
+    ctx = Context(path, config, tables, helper_lookup, collect_tests)
     collectors = [cls(ctx) for cls in _COLLECTORS]
     module.visit(_Traversal(ctx, collectors))
     for fn in ctx.deferred:
@@ -1248,7 +1607,7 @@ def _add_helper_calls(ctx: Context, helpers: set[str]) -> None:
 
 def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileEvidence:
     shaper = _Shaper(module)
-    tests = [f for f in ctx.defs if f.is_test]
+    tests = [f for f in ctx.defs if f.is_test and _still_bound(f)]
     helper_frames = [f for f in ctx.defs if f.qualname in helper_names]
     nodes: list[cst.CSTNode] = [_first_line_node(it.node) for it in ctx.items]
     nodes += [_first_line_node(s.node) for s in ctx.suppressions]

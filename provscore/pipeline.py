@@ -207,14 +207,15 @@ def _cfg_sections(data: bytes | None) -> object:
 
 
 def _analysed(change: FileChange, role: PathRole, post: bytes | None) -> bool:
-    if change.binary or change.unsafe_reason:
+    if change.unsafe_reason:
         return False
     if not change.path.endswith(".py") and not (change.old_path or "").endswith(".py"):
         return False
     if role in EVIDENCE_ROLES:
         return True
-    # Production modules are read only for pytest hooks (a plugin can rewrite outcomes).
-    return b"def pytest_" in (post or b"") and "def pytest_" in change.added_text()
+    # Production modules are read only for pytest hooks (a plugin can rewrite outcomes,
+    # under its own name, a specname= or an assignment).
+    return b"pytest_" in (post or b"") and "pytest_" in change.added_text()
 
 
 def run_static(req: ScoreRequest, oracle: OracleInputs | None = None) -> StaticResult:
@@ -263,6 +264,10 @@ def run_static(req: ScoreRequest, oracle: OracleInputs | None = None) -> StaticR
         role = classify_path(change.path, config, oracle_prefixes=oracle_prefixes,
                              fixture_roots=fixture_roots)
         if not _analysed(change, role, img.post):
+            continue
+        if change.binary:  # e.g. `*.py binary` in .gitattributes: the text is hidden
+            unparseable.append((change.path, "binary diff of a Python file: contents unknown",
+                                None, "post"))
             continue
         pre_ev = post_ev = None
         if img.pre is not None and change.old_path:

@@ -18,7 +18,8 @@ from typing import Any
 from provscore.evidence import CollectionConfig
 
 # pytest reads the first of these that holds a pytest section.
-CONFIG_FILES = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
+CONFIG_FILES = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "pyproject.toml",
+                "tox.ini", "setup.cfg")
 COVERAGE_FILES = (".coveragerc", "setup.cfg", "tox.ini", "pyproject.toml")
 
 
@@ -80,16 +81,20 @@ def read_options(files: Mapping[str, bytes | None]) -> RunnerOptions:
         text = _decode(files.get(path))
         if text is None:
             continue
-        if path == "pyproject.toml":
+        if path.endswith(".toml"):
             data, err = _toml(text, path)
             if err:
                 errors.append(err)
                 continue
-            tool = (data or {}).get("tool", {})
-            section = tool.get("pytest", {})
-            opts = section.get("ini_options") if isinstance(section, dict) else None
-            if isinstance(opts, dict):
-                ini = {str(k): _stringify(v) for k, v in opts.items()}
+            # pytest.toml: [pytest]; pyproject.toml: [tool.pytest] (pytest 9 native)
+            # or [tool.pytest.ini_options].
+            section = (data or {}).get("pytest") if path != "pyproject.toml" else \
+                (data or {}).get("tool", {}).get("pytest")
+            if isinstance(section, dict):
+                opts = section.get("ini_options", section)
+                if isinstance(opts, dict):
+                    ini = {str(k): _stringify(v) for k, v in opts.items()
+                           if not isinstance(v, dict)}
         else:
             ini, err = _ini_section(text, path)
             if err:
@@ -143,7 +148,9 @@ def collection_config(options: RunnerOptions) -> CollectionConfig:
     return CollectionConfig(
         python_files=split("python_files", default.python_files),
         python_classes=split("python_classes", default.python_classes),
-        python_functions=split("python_functions", default.python_functions))
+        python_functions=split("python_functions", default.python_functions),
+        testpaths=split("testpaths", default.testpaths),
+        norecursedirs=split("norecursedirs", default.norecursedirs))
 
 
 # Options that remove tests from the run or stop failures from counting.

@@ -25,7 +25,8 @@ FIXTURE_DIRS = frozenset({"fixtures", "goldens", "golden", "snapshots", "__snaps
 FIXTURE_SUFFIXES = (".snap", ".ambr", ".golden", ".expected", ".approved.txt", ".received.txt")
 
 RUNNER_NAMES = frozenset({
-    "conftest.py", "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "noxfile.py",
+    "conftest.py", "pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml", "tox.ini",
+    "setup.cfg", "noxfile.py",
     "sitecustomize.py", "usercustomize.py", ".coveragerc", "poetry.lock", "uv.lock",
     "Pipfile", "Pipfile.lock", "pdm.lock", "pixi.lock", "conda-lock.yml", "environment.yml",
     ".gitlab-ci.yml", "azure-pipelines.yml", "Jenkinsfile", ".travis.yml",
@@ -98,7 +99,8 @@ def classify_path(path: str, config: CollectionConfig, *, oracle_prefixes: Seque
     if path.endswith(".py"):
         if config.is_test_file(path):
             return PathRole.TEST
-        if _in_test_dir(path):
+        # Test utilities live in test dirs, or say so in their name (myapp/testing.py).
+        if _in_test_dir(path) or "test" in posixpath.basename(path):
             return PathRole.HELPER
         return PathRole.PRODUCTION
     if is_fixture_path(path, fixture_roots):

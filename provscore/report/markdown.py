@@ -2,10 +2,10 @@
 
 The comment reads top-down: the decision and merge score, the first cause, a table of
 findings by gate and action, the findings, then the details a reviewer opens on demand
-(info findings, the evidence table, the write set). A hidden marker lets a bot find and
-update one sticky comment. GitHub refuses comments longer than 65,536 characters, so when
-the full comment would be longer the lowest-priority sections go first, then the findings
-list is cut with a note that points to the JSON report.
+(info findings, the evidence table, the independent results, the write set). A hidden
+marker lets a bot find and update one sticky comment. GitHub refuses comments longer than
+65,536 characters, so when the full comment would be longer the lowest-priority sections
+go first, then the findings list is cut with a note that points to the JSON report.
 
 Everything that came from the patch (messages, paths, node ids) is shown in code spans,
 where Markdown, HTML, @-mentions and autolinks are inert. Presentation only: every number
@@ -132,8 +132,11 @@ def where(path: str | None, line: int | None, side: str | None, *,
 def first_cause_line(report: Report, base_url: str) -> str:
     fc = report.first_cause
     if fc is None:
-        return ("**First cause:** none — no gate failed. A pass is a merge candidate; the "
-                "production diff still needs human review.")
+        if report.decision is Decision.PASS:
+            return ("**First cause:** none — no gate failed. A pass is a merge candidate; "
+                    "the production diff still needs human review.")
+        return ("**First cause:** none — no gate failed; penalty findings or a merge score "
+                "below the pass threshold call for a human review.")
     names = {f.code: f.name for f in report.findings}
     rule = rule_link(fc.code, names[fc.code], base_url) if fc.code in names else \
         escape_text(fc.code)
@@ -235,6 +238,9 @@ class _Parts:
     head: str
     counts: str
     findings: tuple[str, ...]
+    # Which findings to keep when the list is cut: the first of each rule code, then the
+    # rest in report order (a reviewer sees every rule that fired).
+    keep_order: tuple[int, ...]
     info: tuple[str, ...]
     evidence: str
     results: str
@@ -243,14 +249,17 @@ class _Parts:
 
 
 def _parts(report: Report, base_url: str) -> _Parts:
-    main = tuple(finding_line(f, base_url) for f in report.findings
-                 if f.action is not Action.INFO)
+    listed = [f for f in report.findings if f.action is not Action.INFO]
+    main = tuple(finding_line(f, base_url) for f in listed)
+    first_of_code = {f.code: i for i, f in reversed(list(enumerate(listed)))}
+    keep_order = tuple(sorted(range(len(listed)),
+                              key=lambda i: (first_of_code[listed[i].code] != i, i)))
     info = tuple(finding_line(f, base_url) for f in report.findings
                  if f.action is Action.INFO)
     return _Parts(
         head=headline(report) + "\n" + first_cause_line(report, base_url),
         counts=counts_table(report) + "\n\n" + evidence_line(report),
-        findings=main, info=info,
+        findings=main, keep_order=keep_order, info=info,
         evidence=details("Evidence (kind × provenance)", evidence_table(report))
         if report.evidence else "",
         results=details(f"Independent results ({len(report.results)} test ids)",
@@ -264,7 +273,8 @@ def _compose(p: _Parts, *, shown: int, info: bool, evidence: bool, results: bool
              write_set: bool, note: str) -> str:
     blocks = [p.head, p.counts]
     if shown:
-        blocks.append(f"#### Findings ({len(p.findings)})\n\n" + "\n".join(p.findings[:shown]))
+        lines = [p.findings[i] for i in sorted(p.keep_order[:shown])]
+        blocks.append(f"#### Findings ({len(p.findings)})\n\n" + "\n".join(lines))
     if info and p.info:
         n = len(p.info)
         blocks.append(details(f"ℹ️ {n} info finding{'' if n == 1 else 's'}", "\n".join(p.info)))
