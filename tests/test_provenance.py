@@ -58,8 +58,9 @@ def codes_of(result) -> list[str]:  # type: ignore[no-untyped-def]
 def test_git_rename_with_moved_and_reformatted_tests(repo: GitRepo) -> None:
     body = "".join(f"def test_{i}():\n    assert f({i}) == {i}\n\n" for i in range(8))
     repo.commit({"tests/test_old.py": body})
-    moved = "\n".join(f"class TestGroup:\n    def test_{i}(self):\n        assert f(\n"
-                      f"            {i}\n        ) == {i}  # same check\n" for i in range(8))
+    moved = "class TestGroup:\n" + "\n".join(
+        f"    def test_{i}(self):\n        assert f(\n"
+        f"            {i}\n        ) == {i}  # same check\n" for i in range(8))
     r = static(repo, {"tests/test_old.py": None, "tests/test_new.py": moved})
     assert codes_of(r) == []
     assert {c.provenance for c in r.provenance.items} == {Provenance.PREEXISTING}
