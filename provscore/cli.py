@@ -93,6 +93,9 @@ def _add_output_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-color", action="store_true", help="no ANSI colour (also NO_COLOR)")
     p.add_argument("--fail-on", choices=("review", "reject"), default="review",
                    help="lowest decision that makes the exit code non-zero (default: review)")
+    p.add_argument("--rules-url", default=os.environ.get("PROVSCORE_RULES_URL"),
+                   help="URL of docs/rules.md for rule links in markdown/SARIF "
+                        "(default: $PROVSCORE_RULES_URL)")
 
 
 def _date(text: str) -> date:
@@ -148,8 +151,16 @@ def _emit(report: object, args: argparse.Namespace) -> int:
     assert isinstance(report, Report)
     color = (args.output is None and not args.no_color and "NO_COLOR" not in os.environ
              and args.format == "text" and sys.stdout.isatty())
-    text = render(report, args.format, RenderOptions(color=color, quiet=args.quiet))
+    options = RenderOptions(color=color, quiet=args.quiet, rules_url=args.rules_url)
+    text = render(report, args.format, options)
     write_output(text, args.output)
+    summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
+    if args.format == "github" and summary_file:
+        from provscore.report.github import step_summary
+
+        # GitHub renders this file on the run's summary page; append, never truncate.
+        with open(summary_file, "a", encoding="utf-8") as fh:
+            fh.write(step_summary(report, options))
     return _exit_code(report.exit_code, args.fail_on)
 
 

@@ -139,10 +139,38 @@ def check_path(path: str) -> tuple[str, str | None]:
     return norm, None
 
 
+_C_ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
+
+
+def unquote_path(raw: str) -> str:
+    """Undo git's C-style quoting (``"a/t\\303\\274st.py"``); other paths are returned as-is."""
+    if len(raw) < 2 or not (raw.startswith('"') and raw.endswith('"')):
+        return raw
+    body = raw[1:-1]
+    out = bytearray()
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            octal = body[i + 1:i + 4]
+            if len(octal) == 3 and all(c in "01234567" for c in octal):
+                out.append(int(body[i + 1:i + 4], 8) & 0xFF)
+                i += 4
+                continue
+            if nxt in _C_ESCAPES:
+                out.append(_C_ESCAPES[nxt])
+                i += 2
+                continue
+        out += ch.encode("utf-8", "surrogateescape")
+        i += 1
+    return out.decode("utf-8", "surrogateescape")
+
+
 def _strip_prefix(raw: str | None, prefix: str) -> str | None:
     if raw is None or raw == "/dev/null":
         return None
-    # unidiff keeps git's quoting off already; strip the a/ b/ prefix when present.
+    raw = unquote_path(raw)
     if raw.startswith(prefix):
         return raw[len(prefix):]
     return raw
@@ -218,8 +246,8 @@ def _convert_file(pf: Any) -> FileChange:
     old_raw = _strip_prefix(pf.source_file, "a/")
     new_raw = _strip_prefix(pf.target_file, "b/")
     if "copy from" in info or "rename from" in info:
-        old_raw = info.get("copy from") or info.get("rename from")
-        new_raw = info.get("copy to") or info.get("rename to") or new_raw
+        old_raw = unquote_path(info.get("copy from") or info.get("rename from") or "")
+        new_raw = unquote_path(info.get("copy to") or info.get("rename to") or "") or new_raw
     # git marks deletions and additions with /dev/null; unidiff's flags agree.
     if pf.is_added_file:
         old_raw = None

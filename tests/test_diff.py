@@ -137,3 +137,18 @@ def test_diff_path_with_spaces(repo: GitRepo, tmp_path: Path) -> None:
     repo.commit({"my tests/test a.py": "def test_a():\n    assert 1 == 1\n"})
     ch = _changes(repo, {"my tests/test a.py": "def test_a():\n    assert 1 == 2\n"})
     assert "my tests/test a.py" in ch
+
+
+def test_git_quoted_non_ascii_and_special_paths(repo: GitRepo) -> None:
+    repo.commit({"tests/test_base.py": "x = 1\n", "old\tname.py": "y = 1\n"})
+    ch = _changes(repo, {"tests/test_ü.py": "def test_a():\n    assert 1 == 1\n",
+                         'we"ird.py': "z = 1\n", "old\tname.py": "y = 2\n"})
+    assert {"tests/test_ü.py", 'we"ird.py', "old\tname.py"} <= set(ch)
+    assert all(c.unsafe_reason is None for c in ch.values())
+
+
+def test_git_quoted_rename(repo: GitRepo) -> None:
+    body = "".join(f"line {i}\n" for i in range(20))
+    repo.commit({"tests/ä.py": body})
+    ch = _changes(repo, {"tests/ä.py": None, "tests/ö.py": body})
+    assert ch["tests/ö.py"].old_path == "tests/ä.py"

@@ -15,6 +15,8 @@ from provscore.report.model import Report
 class RenderOptions:
     color: bool = False
     quiet: bool = False
+    # Base URL of docs/rules.md that rule codes link to (markdown, SARIF helpUri).
+    rules_url: str | None = None
 
 
 Renderer = Callable[[Report, RenderOptions], str]
@@ -30,12 +32,12 @@ def register(name: str) -> Callable[[Renderer], Renderer]:
 
 def render(report: Report, fmt: str, options: RenderOptions | None = None) -> str:
     # Import the built-in renderers so that they register themselves.
-    from provscore.report import json_report, text  # noqa: F401
+    from provscore.report import github, json_report, markdown, sarif, text  # noqa: F401
 
     return RENDERERS[fmt](report, options or RenderOptions())
 
 
 def formats() -> list[str]:
-    from provscore.report import json_report, text  # noqa: F401
+    from provscore.report import github, json_report, markdown, sarif, text  # noqa: F401
 
     return sorted(RENDERERS)
