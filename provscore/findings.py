@@ -42,6 +42,9 @@ SUPPRESSION_RULES: dict[SuppressionKind, str] = {
     SuppressionKind.ASSERT_OVERRIDE: "PS206",
     SuppressionKind.SWALLOWED: "PS107",
     SuppressionKind.REPORT_HOOK: "PS207",
+    SuppressionKind.WRAPPED: "PS206",
+    # exec/__import__/getattr(pytest, name): unreadable code that can skip at run time.
+    SuppressionKind.DYNAMIC: "PS203",
 }
 
 

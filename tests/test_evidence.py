@@ -270,3 +270,11 @@ def test_latin1_source_with_coding_declaration() -> None:
     result = extract("tests/test_l.py", src.encode("latin-1"), CollectionConfig(), TABLES)
     assert result.error is None
     assert [i.code for i in result.items] == ["assert f() == 'café'"]
+
+
+def test_every_suppression_kind_maps_to_a_rule() -> None:
+    from provscore.findings import SUPPRESSION_RULES
+    from provscore.rules import registry
+
+    assert set(SUPPRESSION_RULES) == set(SuppressionKind)
+    assert all(code in registry().rules for code in SUPPRESSION_RULES.values())
