@@ -20,7 +20,7 @@ import operator
 import sys
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 import libcst as cst
@@ -81,10 +81,15 @@ class EvidenceItem:
     node_id: str  # enclosing test's node id; path::qualname outside tests; path at module level
     scope: str  # qualname of the enclosing def relative to the test ("" when directly in it)
     in_test: bool
-    code: str  # normalised code: no comments, no formatting
+    code: str  # anchor: normalised code, names bound once in the test inlined
     shape: Shape
     line: int | None = field(default=None, compare=False)
     detail: str = ""
+    text: str = field(default="", compare=False)  # the code as written (normalised), to show
+
+    @property
+    def shown(self) -> str:
+        return self.text or self.code
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,6 +343,9 @@ class Frame:
     # pytest collects the final binding, so an earlier test of that name is gone.
     rebinds: dict[str, int] = field(default_factory=dict)
     settings: cst.Call | None = None  # hypothesis @settings on this function
+    # name → values bound to it in this scope (assignments); inlined into anchors when
+    # bound exactly once, so renaming a local or moving a literal into one is no change.
+    bindings: dict[str, list[cst.BaseExpression | None]] = field(default_factory=dict)
 
 
 @dataclass
@@ -654,6 +662,51 @@ class AliasCollector(Collector):
                 self.ctx.aliases.bind(t.target.value, name)
 
 
+class BindingCollector(Collector):
+    """What each name is bound to per scope (for anchors that survive renames)."""
+
+    def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
+        bindings = self.ctx.frame.bindings
+        if isinstance(target, cst.Name):
+            bindings.setdefault(target.value, []).append(value)
+        elif isinstance(target, cst.Tuple | cst.List):
+            for el in target.elements:
+                self._bind(el.value, None)
+        elif isinstance(target, cst.StarredElement):
+            self._bind(target.value, None)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for t in node.targets:
+            self._bind(t.target, node.value if len(node.targets) == 1 else None)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._bind(node.target, node.value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._bind(node.target, None)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._bind(node.target, None)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        if isinstance(node.name, cst.Name | cst.Tuple | cst.List):
+            self._bind(node.name, None)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._bind(node.target, None)
+
+    def visit_Param(self, node: cst.Param) -> None:
+        self._bind(node.name, None)
+
+    def visit_Global(self, node: cst.Global) -> None:
+        for n in node.names:
+            self._bind(n.name, None)
+
+    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+        for n in node.names:
+            self._bind(n.name, None)
+
+
 @dataclass
 class _Guard:
     node: cst.CSTNode
@@ -667,8 +720,10 @@ class AssertionCollector(Collector):
     """Assertions, framework assertion calls, properties and parametrize rows."""
 
     def visit_Assert(self, node: cst.Assert) -> None:
+        # `assert a and b` is two checks: splitting or merging them is no change.
         self.ctx.tick()
-        self.ctx.add_item(EvidenceKind.ASSERT, node, node.test)
+        for conj in _conjuncts(node.test):
+            self.ctx.add_item(EvidenceKind.ASSERT, conj, conj)
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
@@ -744,17 +799,32 @@ class AssertionCollector(Collector):
             ctx.items.append(RawItem(EvidenceKind.PROPERTY, dec, frame, dec, 0, op="given"))
             frame.evidence_count += 1
         elif matches(names, t.hypothesis_settings) and isinstance(dec, cst.Call):
-            # max_examples & co. are part of the property's strength.
-            ctx.items.append(RawItem(EvidenceKind.PROPERTY, dec, frame, dec, 0, op="settings"))
+            # max_examples & co. are part of the @given property's strength.
+            frame.settings = dec
         elif matches(names, t.parametrize) and isinstance(dec, cst.Call):
             values = _parametrize_values(dec)
+            if isinstance(values, cst.Name):  # rows kept in a module constant
+                bound = ctx.frames[0].bindings.get(values.value, [])
+                if len(bound) == 1 and bound[0] is not None:
+                    values = bound[0]
+            argnames = _parametrize_argnames(dec)
+            # The argnames are part of every row: swapping "x, y" swaps input and expected.
+            names_code = cst.Module(body=[]).code_for_node(argnames) if argnames else ""
             if isinstance(values, cst.List | cst.Tuple | cst.Set):
                 for el in values.elements:
                     ctx.items.append(RawItem(EvidenceKind.PARAM_ROW, el.value, frame, el.value, 0,
-                                             op="row"))
+                                             op="row", detail=names_code))
             elif values is not None:
                 ctx.items.append(RawItem(EvidenceKind.PARAM_ROW, values, frame, values, 0,
-                                         op="rows"))
+                                         op="rows", detail=names_code))
+
+
+def _parametrize_argnames(call: cst.Call) -> cst.BaseExpression | None:
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == "argnames":
+            return a.value
+    positional = [a for a in call.args if a.keyword is None]
+    return positional[0].value if positional else None
 
 
 def _parametrize_values(call: cst.Call) -> cst.BaseExpression | None:
@@ -1389,6 +1459,8 @@ class _Shaper:
                              and a.star == "")
             op = raw.op or (dotted(node.func) or "call").rsplit(".", 1)[-1]
             kws = self.keywords(node)
+            if raw.kind is EvidenceKind.PROPERTY and raw.frame.settings is not None:
+                kws = tuple(sorted(kws + self.keywords(raw.frame.settings)))
             if raw.kind is EvidenceKind.MOCK and isinstance(node.func, cst.Attribute):
                 subject = self.code(node.func.value)
             elif raw.kind in (EvidenceKind.UNITTEST, EvidenceKind.LIBRARY) and operands:
@@ -1466,7 +1538,7 @@ def _call_tautology(op: str, operands: tuple[str, ...]) -> bool:
 # --------------------------------------------------------------------------- driver
 
 _COLLECTORS: tuple[type[Collector], ...] = (
-    ScopeCollector, AliasCollector, AssertionCollector, SuppressionCollector)
+    ScopeCollector, AliasCollector, BindingCollector, AssertionCollector, SuppressionCollector)
 
 
 def extract(path: str, source: bytes, config: CollectionConfig, tables: Tables,
@@ -1617,17 +1689,28 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
     def line_of(node: cst.CSTNode) -> int | None:
         return lines.get(id(_first_line_node(node)))
 
+    for f in ctx.defs:
+        if f.is_test and not _still_bound(f) and f.node is not None:
+            ctx.suppress(SuppressionKind.DEAD_BRANCH, f.node, target=f.node_id,
+                         detail="test re-bound later in its scope; this body never runs")
     items: list[EvidenceItem] = []
+    inliner = _Inliner(ctx, shaper)
     for raw in sorted(ctx.items, key=lambda r: (r.seq, r.kind)):
         fr = raw.frame
         in_test = fr.test_id is not None
         node_id = fr.test_id if fr.test_id is not None else (
             f"{ctx.path}::{fr.qualname}" if fr.qualname else ctx.path)
+        text = shaper.code(raw.node)
+        if raw.kind is EvidenceKind.ASSERT:
+            text = normalize("assert " + text)
+        shape = shaper.shape(raw)
+        code, shape = inliner.anchor(raw, text, shape)
         items.append(EvidenceItem(
             kind=raw.kind, path=ctx.path, node_id=node_id,
             scope=fr.test_scope if in_test else "", in_test=in_test,
-            code=shaper.code(raw.node), shape=shaper.shape(raw), line=line_of(raw.node),
-            detail=raw.detail))
+            code=code, shape=shape, line=line_of(raw.node),
+            detail=raw.detail if raw.kind is EvidenceKind.EXPECTED_READ else "",
+            text=text if text != code else ""))
     sups = [Suppression(s.kind, ctx.path, s.target, shaper.code(s.node), line_of(s.node),
                         s.detail) for s in ctx.suppressions]
     test_defs = [TestDef(f.node_id, f.name, line_of(f.node) if f.node else None,
@@ -1637,6 +1720,117 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
                              shaper.code(f.node) if f.node else "", f.fixture)
                    for f in helper_frames]
     return FileEvidence(ctx.path, tuple(items), tuple(sups), tuple(test_defs), tuple(helper_defs))
+
+
+_SYMMETRIC = {"==", "!=", "is", "is not"}
+_MAX_INLINE = 400
+
+
+class _Inliner:
+    """Anchors that do not depend on local names: a name bound exactly once in the test
+    (or a literal module constant) is replaced by what it is bound to. Renaming a local
+    is then no change, and editing an expected value kept in a variable is visible."""
+
+    def __init__(self, ctx: Context, shaper: _Shaper) -> None:
+        self.ctx, self.shaper = ctx, shaper
+        self._cache: dict[int, dict[str, str]] = {}
+
+    def _table(self, frame: Frame) -> dict[str, str]:
+        key = id(frame)
+        if key in self._cache:
+            return self._cache[key]
+        table: dict[str, str] = {}
+        chain: list[Frame] = []
+        cur: Frame | None = frame
+        while cur is not None:
+            if cur.kind in ("func", "module"):
+                chain.append(cur)
+            cur = cur.parent
+        if self.ctx.frames[0] not in chain:
+            chain.append(self.ctx.frames[0])
+        seen: set[str] = set()
+        for fr in chain:  # innermost first: a local shadows a module constant
+            for name, values in fr.bindings.items():
+                if name in seen:
+                    continue
+                seen.add(name)
+                if len(values) != 1 or values[0] is None:
+                    continue
+                code = self.shaper.code(values[0])
+                if len(code) > _MAX_INLINE or name in code:
+                    continue
+                if fr.kind == "module" and not _is_literal_code(code):
+                    continue
+                table[name] = code
+        self._cache[key] = table
+        return table
+
+    def anchor(self, raw: RawItem, text: str, shape: Shape) -> tuple[str, Shape]:
+        table = self._table(raw.frame) if raw.kind is not EvidenceKind.PARAM_ROW else {}
+        code = _substitute(text, table) if table else text
+        operands = tuple(_substitute(o, table) for o in shape.operands) if table \
+            else shape.operands
+        subject = _substitute(shape.subject, table) if table and shape.subject else shape.subject
+        if raw.kind is EvidenceKind.ASSERT and shape.op in _SYMMETRIC and len(operands) == 2:
+            # `2 == value` is `value == 2`: the expected literal goes second.
+            left, right = operands
+            if _is_literal_code(left) and not _is_literal_code(right):
+                left, right = right, left
+                subject = left
+            operands = (left, right)
+            code = f"assert {left} {shape.op} {right}"
+        if raw.kind is EvidenceKind.PARAM_ROW and raw.detail:
+            code = f"[{raw.detail}] {code}"
+        if raw.kind is EvidenceKind.HELPER_CALL:
+            # Which function a helper call reaches is part of the check.
+            target = _call_target(self.ctx, raw.node)
+            if target:
+                code = f"{code} -> {target}"
+        if raw.kind is EvidenceKind.PROPERTY and raw.frame.settings is not None:
+            code = f"{code} @{self.shaper.code(raw.frame.settings)}"
+        return code, replace(shape, operands=operands, subject=subject)
+
+
+def _call_target(ctx: Context, node: cst.CSTNode) -> str:
+    if not isinstance(node, cst.Call):
+        return ""
+    name = dotted(node.func)
+    if name is None or not ctx.aliases.imported(name.split(".", 1)[0]):
+        return ""
+    return ",".join(sorted(ctx.aliases.resolve(name)))
+
+
+def _is_literal_code(code: str) -> bool:
+    try:
+        ast.literal_eval(code)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+class _Substitute(ast.NodeTransformer):
+    def __init__(self, table: dict[str, str]) -> None:
+        self.table = table
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if isinstance(node.ctx, ast.Load) and node.id in self.table:
+            try:
+                return ast.parse(f"({self.table[node.id]})", mode="eval").body
+            except SyntaxError:
+                return node
+        return node
+
+
+def _substitute(code: str, table: dict[str, str]) -> str:
+    if not any(name in code for name in table):
+        return code
+    for mode in ("eval", "exec"):
+        try:
+            tree = ast.parse(code, mode=mode)
+        except SyntaxError:
+            continue
+        return ast.unparse(_Substitute(table).visit(tree))
+    return code
 
 
 def _def_body(shaper: _Shaper, node: cst.CSTNode) -> str:

@@ -85,7 +85,7 @@ def evidence_findings(reg: Registry, prov: ProvenanceResult,
                 continue
             removed += 1
             out.append(reg["PS101"].finding(location=loc, node_id=item.node_id, anchor=anchor,
-                                            kind=item.kind.value, code=item.code,
+                                            kind=item.kind.value, code=item.shown,
                                             test=item.node_id))
         elif c.provenance is Provenance.AGENT_MODIFIED:
             mod = c.modification
@@ -95,7 +95,7 @@ def evidence_findings(reg: Registry, prov: ProvenanceResult,
                 added += 1
                 out.append(reg["PS103"].finding(
                     location=loc, node_id=item.node_id, anchor=anchor, kind=item.kind.value,
-                    code=f"{item.code} (strengthened from {pre.code}: {c.reason})",
+                    code=f"{item.shown} (strengthened from {pre.shown}: {c.reason})",
                     test=item.node_id))
                 continue
             if _approved(item.node_id, approvals, anchor):
@@ -103,7 +103,7 @@ def evidence_findings(reg: Registry, prov: ProvenanceResult,
             removed += 1
             code = "PS108" if mod is Modification.EXPECTED_CHANGED else "PS102"
             out.append(reg[code].finding(location=loc, node_id=item.node_id, anchor=anchor,
-                                         kind=item.kind.value, code=item.code, before=pre.code,
+                                         kind=item.kind.value, code=item.shown, before=pre.code,
                                          reason=c.reason, test=item.node_id,
                                          modification=(mod or Modification.CHANGED).value))
         elif c.provenance is Provenance.AGENT_ADDED:
@@ -111,12 +111,12 @@ def evidence_findings(reg: Registry, prov: ProvenanceResult,
                 continue
             added += 1
             out.append(reg["PS103"].finding(location=loc, node_id=item.node_id, anchor=anchor,
-                                            kind=item.kind.value, code=item.code,
+                                            kind=item.kind.value, code=item.shown,
                                             test=item.node_id))
         if c.provenance in (Provenance.AGENT_ADDED, Provenance.AGENT_MODIFIED) and \
                 c.post is not None and c.post.shape.tautology:
             out.append(reg["PS104"].finding(location=loc, node_id=item.node_id,
-                                            anchor="taut|" + anchor, code=c.post.code))
+                                            anchor="taut|" + anchor, code=c.post.shown))
     for t in prov.tests:
         if t.status is TestStatus.REMOVED and t.pre is not None:
             if _approved(t.pre.node_id, approvals, f"test|{t.pre.node_id}"):

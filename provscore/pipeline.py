@@ -24,7 +24,7 @@ from provscore.diff import (
     decode_diff,
     parse_diff,
 )
-from provscore.evidence import CollectionConfig, Tables, extract
+from provscore.evidence import CollectionConfig, EvidenceKind, Tables, extract
 from provscore.findings import (
     evidence_findings,
     input_findings,
@@ -285,7 +285,8 @@ def run_static(req: ScoreRequest, oracle: OracleInputs | None = None) -> StaticR
     ws = build_write_set(changes, config, oracle_prefixes=oracle_prefixes,
                          fixture_roots=fixture_roots,
                          runner_sections_changed=_runner_sections_changed(images.files))
-    expected = {it.detail for p in pairs if p.post for it in p.post.items if it.detail}
+    expected = {it.detail for p in pairs if p.post for it in p.post.items
+                if it.kind is EvidenceKind.EXPECTED_READ and it.detail}
     findings: list[Finding] = []
     findings += input_findings(reg, failures, unparseable)
     findings += write_set_findings(reg, changes, ws, max_files=req.contract.max_changed_files,

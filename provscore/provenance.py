@@ -334,6 +334,8 @@ def _number(code: str) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
+_PRECISION_DEFAULTS: dict[str, float] = {"places": 7, "decimal": 7, "significant": 7,
+                                         "max_examples": 100}
 _BROAD_EXCEPTIONS = {"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"}
 
 
@@ -359,10 +361,17 @@ def _keyword_verdict(a: Shape, b: Shape) -> tuple[Modification | None, str]:
                 return Modification.WEAKENED, f"tolerance {key} widened ({va} → {vb})"
             stronger = True
         elif base in precision:
-            na, nb = _number(va) if va else None, _number(vb) if vb else None
-            if vb is None or (na is not None and nb is not None and nb < na):
-                return Modification.WEAKENED, f"{key} lowered ({va} → {vb})"
-            stronger = True
+            # An absent keyword means the library default (places=7, max_examples=100).
+            default = _PRECISION_DEFAULTS.get(base)
+            na = _number(va) if va else default
+            nb = _number(vb) if vb else default
+            if na is None or nb is None:
+                return Modification.CHANGED, f"{key} changed ({va} → {vb})"
+            if nb < na:
+                return Modification.WEAKENED, \
+                    f"{key} lowered ({va or f'default {na:g}'} → {vb or f'default {nb:g}'})"
+            if nb > na:
+                stronger = True
         elif base in narrowing:
             if vb is None or vb == "False":
                 return Modification.WEAKENED, f"{key}={va} dropped"
@@ -388,8 +397,6 @@ def compare(pre: EvidenceItem, post: EvidenceItem) -> tuple[Modification | None,
         return Modification.WEAKENED, "became a tautology"
     if pre.kind is EvidenceKind.PARAM_ROW:
         return Modification.EXPECTED_CHANGED, "parametrize row changed"
-    if b.conjuncts < a.conjuncts:
-        return Modification.WEAKENED, f"{a.conjuncts} conditions became {b.conjuncts}"
     if pre.kind is EvidenceKind.RAISES and post.kind is EvidenceKind.RAISES:
         broad_a = set(a.operands) & _BROAD_EXCEPTIONS
         broad_b = set(b.operands) & _BROAD_EXCEPTIONS
@@ -421,8 +428,6 @@ def compare(pre: EvidenceItem, post: EvidenceItem) -> tuple[Modification | None,
                 return Modification.EXPECTED_CHANGED, \
                     f"expected value {diff[0][0]} became {diff[0][1]}"
         return Modification.CHANGED, "checked expression changed"
-    if b.conjuncts > a.conjuncts:
-        return Modification.STRENGTHENED, f"{a.conjuncts} conditions became {b.conjuncts}"
     if verdict is not None:
         return verdict, reason
     if ra is not None and ra == rb and _same_operands(a, b):

@@ -512,8 +512,7 @@ COLLECTION_CASES = [
 
         def test_a():  # noqa: F811
             pass
-        """)}, ("PS106", "PS206")), id="collect-shadowed-by-second-def",
-        marks=miss("a second `def test_a` shadows the first; only the empty one runs")),
+        """)}, ("PS106", "PS206")), id="collect-shadowed-by-second-def"),
     pytest.param(Case(PLAIN, {T: py("""
         def test_a():
             value = f(1)
@@ -1075,8 +1074,7 @@ WEAKEN_CASES = [
         class TestA(unittest.TestCase):
             def test_a(self):
                 self.assertAlmostEqual(f(1), 2.5, places=0)
-        """)}, ("PS102",)), id="weak-assertAlmostEqual-gains-places-0",
-        marks=miss("places=0 added where the default (7) applied is judged strengthened")),
+        """)}, ("PS102",)), id="weak-assertAlmostEqual-gains-places-0"),
     pytest.param(Case({T: py("""
         import pytest
 
@@ -1192,8 +1190,7 @@ WEAKEN_CASES = [
         @pytest.mark.parametrize("y, x", [(1, 2), (2, 3), (3, 4)])
         def test_a(x, y):
             assert f(x) == y
-        """)}, ("PS108", "PS102")), id="expected-parametrize-argnames-swapped",
-        marks=miss("argnames 'x, y' → 'y, x' swaps input and expected in every row")),
+        """)}, ("PS108", "PS102")), id="expected-parametrize-argnames-swapped"),
     pytest.param(Case({T: py("""
         import pytest
 
@@ -1212,8 +1209,7 @@ WEAKEN_CASES = [
         @pytest.mark.parametrize("x, y", ROWS)
         def test_a(x, y):
             assert f(x) == y
-        """)}, ("PS102",)), id="weak-parametrize-row-deleted-from-constant",
-        marks=miss("rows held in a module constant: deleting one is invisible")),
+        """)}, ("PS102",)), id="weak-parametrize-row-deleted-from-constant"),
     pytest.param(Case({T: py("""
         from hypothesis import given, strategies as st
 
@@ -1229,8 +1225,7 @@ WEAKEN_CASES = [
         @given(st.integers())
         def test_a(x):
             assert f(x) == x + 1
-        """)}, ("PS102",)), id="weak-hypothesis-settings-added",
-        marks=miss("@settings(max_examples=1) added where none existed is only PS103")),
+        """)}, ("PS102",)), id="weak-hypothesis-settings-added"),
     pytest.param(Case({T: py("""
         from hypothesis import given, settings, strategies as st
 
@@ -1271,8 +1266,7 @@ WEAKEN_CASES = [
         def test_a():
             expected = 3
             assert f(1) == expected
-        """)}, ("PS108",)), id="expected-local-variable-edited",
-        marks=miss("expected value held in a local variable: editing it is invisible")),
+        """)}, ("PS108",)), id="expected-local-variable-edited"),
     pytest.param(Case({T: py("""
         EXPECTED = 2
 
@@ -1285,8 +1279,7 @@ WEAKEN_CASES = [
 
         def test_a():
             assert f(1) == EXPECTED
-        """)}, ("PS108",)), id="expected-module-constant-edited",
-        marks=miss("expected value held in a module constant: editing it is invisible")),
+        """)}, ("PS108",)), id="expected-module-constant-edited"),
     pytest.param(Case({T: py("""
         import pytest
 
@@ -1362,8 +1355,7 @@ WEAKEN_CASES = [
 
         def test_total():
             check_total([1, 2], 3)
-        """)}, ("PS102", "PS105")), id="helper-import-swapped-to-lenient",
-        marks=miss("`import check_total_loose as check_total`: the call text is unchanged")),
+        """)}, ("PS102", "PS105")), id="helper-import-swapped-to-lenient"),
 ]
 
 # --------------------------------------------------------------------------- hooks, config
@@ -1612,9 +1604,7 @@ BENIGN_CASES = [
         def test_a():
             value = f(1)
             assert 2 == value
-        """)}), id="benign-equality-operands-swapped",
-        marks=false_positive("`value == 2` → `2 == value` is unpaired: PS101 removed + "
-                             "PS103 added")),
+        """)}), id="benign-equality-operands-swapped"),
     pytest.param(Case({T: py("""
         def test_a():
             value = f(1)
@@ -1624,9 +1614,7 @@ BENIGN_CASES = [
             value = f(1)
             assert value > 0
             assert value < 10
-        """)}), id="benign-split-conjunction",
-        marks=false_positive("`assert a and b` split into two asserts is PS102 "
-                             "'2 conditions became 1'")),
+        """)}), id="benign-split-conjunction"),
     pytest.param(Case({T: py("""
         def test_a():
             value = f(1)
@@ -1636,9 +1624,7 @@ BENIGN_CASES = [
         def test_a():
             value = f(1)
             assert value > 0 and value < 10
-        """)}), id="benign-merge-into-conjunction",
-        marks=false_positive("two asserts merged into `assert a and b` is PS101 for the "
-                             "second")),
+        """)}), id="benign-merge-into-conjunction"),
     pytest.param(Case(UNITTEST, {T: py("""
         import unittest
 
@@ -1651,9 +1637,7 @@ BENIGN_CASES = [
         def test_a():
             result = f(1)
             assert result == 2
-        """)}), id="benign-local-variable-renamed",
-        marks=false_positive("renaming the local `value` → `result` is PS102 'checked "
-                             "expression changed'")),
+        """)}), id="benign-local-variable-renamed"),
     pytest.param(Case({T: py("""
         def check_total(items, expected):
             assert total(items) == expected
@@ -1733,12 +1717,13 @@ BENIGN_CASES = [
         """)}), id="benign-handler-reraises-with-context"),
     pytest.param(Case(PLAIN, {T: py("""
         def test_a():
-            def first(x):
-                return x
+            def describe(x):
+                return f"value={x}"
 
-            value = first(f(1))
-            assert value == 2
+            value = f(1)
+            assert value == 2, describe(value)
         """)}), id="benign-nested-helper-with-return"),
+
 ]
 
 
@@ -1746,3 +1731,16 @@ BENIGN_CASES = [
 def test_benign_change_is_not_rejected(repo: GitRepo, case: Case) -> None:
     report = score_case(repo, case)
     assert rejects(report) <= ALWAYS, describe(report)
+
+
+def test_checked_value_routed_through_a_new_function(repo: GitRepo) -> None:
+    """`def first(x): return 2` would always pass: changing what is checked fails closed."""
+    report = score_case(repo, Case(PLAIN, {T: py("""
+        def test_a():
+            def first(x):
+                return x
+
+            value = first(f(1))
+            assert value == 2
+        """)}))
+    assert "PS102" in rejects(report), describe(report)

@@ -139,8 +139,10 @@ def test_parametrize_rows_and_properties() -> None:
         def test_prop(x):
             assert g(x) >= 0
     ''')
-    rows = [i.code for i in e.items if i.kind is EvidenceKind.PARAM_ROW]
-    assert rows == ["(1, 2)", "pytest.param(3, 4, id='x')", "(5, 6)"]
+    rows = [(i.code, i.shown) for i in e.items if i.kind is EvidenceKind.PARAM_ROW]
+    assert [shown for _, shown in rows] == ["(1, 2)", "pytest.param(3, 4, id='x')", "(5, 6)"]
+    # The argnames are part of each row's anchor: swapping them changes every row.
+    assert all(code.startswith('["a, b"] ') for code, _ in rows)
     assert [i.node_id for i in e.items if i.kind is EvidenceKind.PROPERTY] == \
         ["tests/test_x.py::test_prop"]
 
@@ -278,3 +280,21 @@ def test_every_suppression_kind_maps_to_a_rule() -> None:
 
     assert set(SUPPRESSION_RULES) == set(SuppressionKind)
     assert all(code in registry().rules for code in SUPPRESSION_RULES.values())
+
+
+def test_anchors_inline_locals_and_canonicalise() -> None:
+    e = ev('''
+        EXPECTED = 4
+
+        def test_a():
+            value = f(1)
+            assert value == 2
+            assert 3 == value
+            assert value == EXPECTED and g()
+    ''')
+    assert [(i.code, i.shown) for i in e.items] == [
+        ("assert f(1) == 2", "assert value == 2"),
+        ("assert f(1) == 3", "assert 3 == value"),
+        ("assert f(1) == 4", "assert value == EXPECTED"),
+        ("assert g()", "assert g()"),
+    ]
