@@ -112,13 +112,15 @@ class TestDef:
 
 @dataclass(frozen=True, slots=True)
 class HelperDef:
-    """A non-test function that contains evidence (directly or through other helpers)."""
+    """A non-test function that contains evidence (directly or through other helpers),
+    or a fixture: what a fixture returns is input and expected value of its tests."""
 
     qualname: str
     node_id: str
     line: int | None
     body: str
     is_fixture: bool
+    body_key: str = ""  # the def with its name blanked: follows a move or a rename
 
 
 @dataclass(frozen=True, slots=True)
@@ -385,6 +387,7 @@ class Context:
         self.collect_tests = collect_tests
         self.order = 0
         self.init_classes: set[str] = set()
+        self.self_raising: set[int] = set()  # pytest.raises calls whose block raises itself
         self.config = config
         self.tables = tables
         self.aliases = AliasTable()
@@ -523,6 +526,8 @@ class ScopeCollector(Collector):
         if has_init:
             ctx.init_classes.add(name)
         inherits_init = any(b.rsplit(".", 1)[-1] in ctx.init_classes for b in bases)
+        if _is_abstract(ctx, node, bases):
+            inherits_init = True  # pytest skips abstract classes (inspect.isabstract)
         is_test_class = in_collectable and (
             unittest_base or (ctx.config.is_test_class(name) and not has_init
                               and not inherits_init))
@@ -614,6 +619,17 @@ class ScopeCollector(Collector):
             if isinstance(n, cst.Name):
                 self.ctx.order += 1
                 _rebind(frame, n.value, self.ctx.order)
+
+
+def _is_abstract(ctx: Context, node: cst.ClassDef, bases: set[str]) -> bool:
+    abc_meta = bases & {"abc.ABC", "ABC"} or any(
+        kw.keyword is not None and kw.keyword.value == "metaclass" and
+        ctx.qualnames(kw.value) & {"abc.ABCMeta", "ABCMeta"} for kw in node.keywords)
+    if not abc_meta or not isinstance(node.body, cst.IndentedBlock):
+        return False
+    return any(isinstance(st, cst.FunctionDef) and any(
+        ctx.qualnames(_callee(d.decorator)) & {"abc.abstractmethod", "abstractmethod"}
+        for d in st.decorators) for st in node.body.body)
 
 
 def _rebind(frame: Frame, name: str, order: int) -> None:
@@ -844,6 +860,9 @@ class SuppressionCollector(Collector):
         # first unreachable statement id → (its block, the terminal statement before it)
         self._dead: dict[int, tuple[cst.IndentedBlock, cst.CSTNode]] = {}
         self._dead_open: dict[int, tuple[int, cst.CSTNode]] = {}
+        self._skip_calls: set[int] = set()  # x.skipTest(...) already reported as a call
+        # classes defined here whose __exit__ returns True: `with Cls():` swallows
+        self._swallowing_classes: set[str] = set()
 
     # -- marks and runtime skips (resolved after the traversal) --------------
     def visit_Call(self, node: cst.Call) -> None:
@@ -851,17 +870,30 @@ class SuppressionCollector(Collector):
         func = node.func
         target = ctx.target()
         if isinstance(func, cst.Attribute) and func.attr.value in ctx.tables.skip_methods:
-            ctx.consumed.add(id(func))
+            self._skip_calls.add(id(func))
             ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, detail=func.attr.value)
             return
         if is_dynamic_getattr(node) or (isinstance(func, cst.Name) and func.value == "vars"
                                         and node.args):
             ctx.deferred.append(lambda: self._dynamic(node, target))
         ctx.deferred.append(lambda: self._call(node, target))
+        if ctx.frame.test_id is not None and not self._in_with_header(node):
+            ctx.deferred.append(lambda: self._loose_suppressor(node, target))
         # `collect_ignore.append(...)` and friends
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and \
                 func.value.value in ctx.tables.collection_variables:
             ctx.suppress(SuppressionKind.COLLECTION_VARIABLE, node, target=ctx.path)
+
+    def _in_with_header(self, node: cst.Call) -> bool:
+        return any(isinstance(g.node, cst.With) and any(i.item is node for i in g.node.items)
+                   for g in self.guards[-1:])
+
+    def _loose_suppressor(self, node: cst.Call, target: str) -> None:
+        """suppress(AssertionError) entered without a `with` (ExitStack.enter_context)."""
+        hit = self._swallowed_by(node)
+        if hit and "raises" not in (dotted(node.func) or ""):
+            self.ctx.suppress(SuppressionKind.SWALLOWED, node, target=target,
+                              detail=f"suppress({hit}) entered outside a with block")
 
     def _dynamic(self, node: cst.Call, target: str) -> None:
         """getattr(pytest, name) / vars(unittest)[...]: a framework reached by a name
@@ -934,7 +966,7 @@ class SuppressionCollector(Collector):
         return None
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
-        if node.attr.value in self.ctx.tables.skip_methods and id(node) not in self.ctx.consumed:
+        if node.attr.value in self.ctx.tables.skip_methods and id(node) not in self._skip_calls:
             # `later = self.skipTest; later(...)`: taking the method is enough.
             self.ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, detail=node.attr.value)
         name = dotted(node)
@@ -1024,6 +1056,10 @@ class SuppressionCollector(Collector):
             roots = {q.split(".", 1)[0] for q in ctx.qualnames(target.value)}
             if kind is None and roots & t.dynamic_modules:
                 kind = SuppressionKind.ASSERT_OVERRIDE
+            base = dotted(target.value)
+            if kind is None and base and ctx.aliases.imported(base.split(".", 1)[0]) and \
+                    attr.startswith(t.helper_name_prefixes):
+                kind = SuppressionKind.ASSERT_OVERRIDE  # helpers.check_total = lambda *a: None
             if kind is not None:
                 ctx.suppress(kind, node, detail=f"rebinds {dotted(target) or attr}")
 
@@ -1209,10 +1245,16 @@ class SuppressionCollector(Collector):
         if end <= g.start:
             return
         ctx, target = self.ctx, self.ctx.target()
+        final = node.finalbody
+        leaves = final is not None and isinstance(final.body, cst.IndentedBlock) and any(
+            _terminal(st) is not None for st in final.body.body)
 
         def check() -> None:
             if not ctx.evidence_between(g.start, end):
                 return
+            if leaves and final is not None:
+                ctx.suppress(SuppressionKind.SWALLOWED, final, target=target,
+                             detail="return/break in finally discards the failure")
             for handler in node.handlers:
                 if not _reraises(handler, ctx):
                     self._swallow(handler, target)
@@ -1234,6 +1276,7 @@ class SuppressionCollector(Collector):
 
     def visit_With(self, node: cst.With) -> None:
         self._mark_dead_start(node)
+        self._expected_exception_block(node)
         self.guards.append(_Guard(node, self.ctx.seq, kind="with"))
 
     def leave_With(self, node: cst.With) -> None:
@@ -1249,27 +1292,85 @@ class SuppressionCollector(Collector):
                 self._with(node, target)
         ctx.post_checks.append(check)
 
+    def _expected_exception_block(self, node: cst.With) -> None:
+        """In ``with pytest.raises(E):`` only the first statement matters: what follows
+        it never runs when it raises, and a block that raises E itself cannot fail."""
+        ctx = self.ctx
+        body = node.body
+        if not isinstance(body, cst.IndentedBlock) or not body.body:
+            return
+        for item in node.items:
+            call = item.item
+            if not isinstance(call, cst.Call):
+                continue
+            expects = ctx.qualnames(call.func) & _EXPECTS_EXCEPTION or (
+                isinstance(call.func, cst.Attribute) and
+                call.func.attr.value in ("assertRaises", "assertRaisesRegex"))
+            if not expects:
+                continue
+            first = body.body[0]
+            if any(isinstance(_terminal(st), cst.Raise) for st in body.body):
+                ctx.self_raising.add(id(call))
+            if len(body.body) > 1 and id(body.body[1]) not in self._dead:
+                self._dead[id(body.body[1])] = (body, first)
+            return
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        if isinstance(node.body, cst.IndentedBlock) and any(
+                isinstance(st, cst.FunctionDef) and st.name.value == "__exit__" and
+                _returns_true(st) for st in node.body.body):
+            self._swallowing_classes.add(node.name.value)
+
     def _with(self, node: cst.With, target: str) -> None:
         ctx = self.ctx
         for item in node.items:
             call = item.item
             if not isinstance(call, cst.Call):
                 continue
-            if not matches(ctx.qualnames(call.func), ctx.tables.swallowing_calls) and \
-                    not (isinstance(call.func, cst.Attribute) and
-                         call.func.attr.value in ("assertRaises", "suppress")):
+            if isinstance(call.func, cst.Name) and call.func.value in self._swallowing_classes:
+                ctx.suppress(SuppressionKind.SWALLOWED, item, target=target,
+                             detail=f"{call.func.value}.__exit__ returns True")
+                return
+            hit = self._swallowed_by(call)
+            if hit:
+                ctx.suppress(SuppressionKind.SWALLOWED, item,
+                             detail=f"{dotted(call.func)}({hit})", target=target)
+                return
+
+    def _swallowed_by(self, call: cst.Call) -> str | None:
+        """The broad exception a suppress()/raises() call catches, if it catches one."""
+        ctx = self.ctx
+        if not matches(ctx.qualnames(call.func), ctx.tables.swallowing_calls) and \
+                not (isinstance(call.func, cst.Attribute) and
+                     call.func.attr.value in ("assertRaises", "suppress")):
+            return None
+        for arg in call.args:
+            if arg.keyword is not None:
                 continue
-            for arg in call.args:
-                if arg.keyword is not None:
-                    continue
-                values = arg.value.elements if isinstance(arg.value, cst.Tuple) else None
-                exprs = [e.value for e in values] if values is not None else [arg.value]
-                for expr in exprs:
-                    hit = matches(ctx.qualnames(expr), ctx.tables.swallowed_exceptions)
-                    if hit:
-                        ctx.suppress(SuppressionKind.SWALLOWED, item,
-                                     detail=f"{dotted(call.func)}({hit})", target=target)
-                        return
+            values = arg.value.elements if isinstance(arg.value, cst.Tuple) else None
+            exprs = [e.value for e in values] if values is not None else [arg.value]
+            for expr in exprs:
+                hit = matches(ctx.qualnames(expr), ctx.tables.swallowed_exceptions)
+                if hit:
+                    return hit
+        return None
+
+
+_EXPECTS_EXCEPTION = {"pytest.raises", "_pytest.python_api.raises",
+                      "unittest.TestCase.assertRaises"}
+
+
+def _returns_true(fn: cst.FunctionDef) -> bool:
+    found = False
+
+    class _R(cst.CSTVisitor):
+        def visit_Return(self, node: cst.Return) -> None:
+            nonlocal found
+            if node.value is not None and _constant_truth(node.value) is True:
+                found = True
+
+    fn.visit(_R())
+    return found
 
 
 def _calls_in_header(node: cst.With) -> list[cst.Call]:
@@ -1680,7 +1781,8 @@ def _add_helper_calls(ctx: Context, helpers: set[str]) -> None:
 def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileEvidence:
     shaper = _Shaper(module)
     tests = [f for f in ctx.defs if f.is_test and _still_bound(f)]
-    helper_frames = [f for f in ctx.defs if f.qualname in helper_names]
+    helper_frames = [f for f in ctx.defs if f.qualname in helper_names or
+                     (f.fixture and f.test_id is None)]
     nodes: list[cst.CSTNode] = [_first_line_node(it.node) for it in ctx.items]
     nodes += [_first_line_node(s.node) for s in ctx.suppressions]
     nodes += [f.node.name for f in tests + helper_frames if isinstance(f.node, cst.FunctionDef)]
@@ -1705,6 +1807,9 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
             text = normalize("assert " + text)
         shape = shaper.shape(raw)
         code, shape = inliner.anchor(raw, text, shape)
+        if raw.kind is EvidenceKind.RAISES and id(raw.node) in ctx.self_raising:
+            shape = replace(shape, tautology=True)
+            code += "  # the block raises the expected exception itself"
         items.append(EvidenceItem(
             kind=raw.kind, path=ctx.path, node_id=node_id,
             scope=fr.test_scope if in_test else "", in_test=in_test,
@@ -1717,7 +1822,8 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
                          _def_body(shaper, f.node)) for f in tests if f.node is not None]
     helper_defs = [HelperDef(f.qualname, f"{ctx.path}::{f.qualname}",
                              line_of(f.node) if f.node else None,
-                             shaper.code(f.node) if f.node else "", f.fixture)
+                             shaper.code(f.node) if f.node else "", f.fixture,
+                             _def_body(shaper, f.node) if f.node else "")
                    for f in helper_frames]
     return FileEvidence(ctx.path, tuple(items), tuple(sups), tuple(test_defs), tuple(helper_defs))
 
@@ -1792,12 +1898,16 @@ class _Inliner:
 
 
 def _call_target(ctx: Context, node: cst.CSTNode) -> str:
+    """The function a helper call reaches when an import renames it
+    (``import check_total_loose as check_total``); "" when the name is what it says."""
     if not isinstance(node, cst.Call):
         return ""
     name = dotted(node.func)
     if name is None or not ctx.aliases.imported(name.split(".", 1)[0]):
         return ""
-    return ",".join(sorted(ctx.aliases.resolve(name)))
+    last = name.rsplit(".", 1)[-1]
+    targets = sorted(q for q in ctx.aliases.resolve(name) if q.rsplit(".", 1)[-1] != last)
+    return ",".join(targets)
 
 
 def _is_literal_code(code: str) -> bool:

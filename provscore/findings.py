@@ -134,13 +134,21 @@ def evidence_findings(reg: Registry, prov: ProvenanceResult,
             continue
         helper = h.pre
         assert helper is not None
-        verb = "modified" if h.status is HelperStatus.MODIFIED else "removed or no longer checks"
         line = h.post.line if h.post is not None else helper.line
-        out.append(reg["PS105"].finding(location=_loc(h.path, line,
-                                                      "post" if h.post else "pre"),
-                                        node_id=helper.node_id,
+        loc = _loc(h.path, line, "post" if h.post else "pre")
+        what = "fixture" if helper.is_fixture else "helper oracle"
+        if h.status is HelperStatus.MODIFIED and h.literal_only:
+            # Only literal values changed: the fixture/helper's expected value was rewritten.
+            out.append(reg["PS108"].finding(
+                f"expected value rewritten in {what} {helper.qualname} (only literals changed)",
+                location=loc, node_id=helper.node_id, anchor=f"PS108|{helper.node_id}"))
+            continue
+        if helper.is_fixture and h.status is HelperStatus.REMOVED:
+            continue  # a fixture nothing uses any more fails loudly if a test still does
+        verb = "modified" if h.status is HelperStatus.MODIFIED else "removed or no longer checks"
+        out.append(reg["PS105"].finding(location=loc, node_id=helper.node_id,
                                         anchor=f"helper|{helper.node_id}",
-                                        helper=helper.qualname, verb=verb))
+                                        helper=f"{helper.qualname} ({what})", verb=verb))
     return out, EvidenceTally(removed, added)
 
 

@@ -30,6 +30,12 @@ def dotted(node: cst.BaseExpression) -> str | None:
         elif isinstance(cur, cst.Call) and _is_literal_getattr(cur):
             parts.append(_literal_str(cur.args[1].value) or "")
             cur = cur.args[0].value
+        elif isinstance(cur, cst.Call) and isinstance(cur.func, cst.Attribute) and \
+                cur.func.attr.value in ("__getattr__", "__getattribute__") and \
+                len(cur.args) == 1 and _literal_str(cur.args[0].value) is not None:
+            # pytest.mark.__getattr__("skip") spells pytest.mark.skip
+            parts.append(_literal_str(cur.args[0].value) or "")
+            cur = cur.func.value
         else:
             return None
     return ".".join(reversed(parts))

@@ -62,6 +62,8 @@ from provscore.rules import registry
 from provscore.writeset import WriteSet, build_write_set, classify_path
 
 EVIDENCE_ROLES = (PathRole.TEST, PathRole.CONFTEST, PathRole.HELPER)
+_MACHINERY = ("pytest_", "hookimpl", "unittest", "AssertionError", "builtins", "_pytest",
+              "sys.modules")
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,9 +215,10 @@ def _analysed(change: FileChange, role: PathRole, post: bytes | None) -> bool:
         return False
     if role in EVIDENCE_ROLES:
         return True
-    # Production modules are read only for pytest hooks (a plugin can rewrite outcomes,
-    # under its own name, a specname= or an assignment).
-    return b"pytest_" in (post or b"") and "pytest_" in change.added_text()
+    # Production modules are read only when the patch touches the test machinery there:
+    # pytest hooks (a plugin can rewrite outcomes), or rebinding unittest/pytest/builtins.
+    added = change.added_text()
+    return post is not None and any(token in added for token in _MACHINERY)
 
 
 def run_static(req: ScoreRequest, oracle: OracleInputs | None = None) -> StaticResult:

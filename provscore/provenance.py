@@ -100,6 +100,7 @@ class HelperChange:
     pre: HelperDef | None
     post: HelperDef | None
     path: str
+    literal_only: bool = False  # only literal values changed (a rewritten expected value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +205,8 @@ def _multiset_match(pre: list[EvidenceItem], post: list[EvidenceItem],
     return pairs, left_pre, left_post
 
 
-def classify_items(pairs: Sequence[FilePair], idmap: dict[str, str]) -> list[ClassifiedItem]:
+def classify_items(pairs: Sequence[FilePair], idmap: dict[str, str],
+                   helper_renames: dict[str, str] | None = None) -> list[ClassifiedItem]:
     pre_items: list[EvidenceItem] = []
     post_items: list[EvidenceItem] = []
     renames: dict[str, tuple[str | None, str | None]] = {}
@@ -231,7 +233,9 @@ def classify_items(pairs: Sequence[FilePair], idmap: dict[str, str]) -> list[Cla
         pre_left, post_left,
         lambda it: (it.in_test, it.scope, it.kind, it.code),
         lambda it: (it.in_test, it.scope, it.kind, it.code))
-    result += [ClassifiedItem(Provenance.PREEXISTING, a, b) for a, b in exact + moved]
+    renamed, pre_left, post_left = _match_renamed_helper_calls(pre_left, post_left,
+                                                               helper_renames or {}, pre_id)
+    result += [ClassifiedItem(Provenance.PREEXISTING, a, b) for a, b in exact + moved + renamed]
 
     # Pair what is left inside the same test: modifications.
     groups_pre: dict[tuple[str, str, str], list[EvidenceItem]] = defaultdict(list)
@@ -445,7 +449,11 @@ def _same_operands(a: Shape, b: Shape) -> bool:
 # --------------------------------------------------------------------------- suppressions, helpers
 
 def classify_suppressions(pairs: Sequence[FilePair], idmap: dict[str, str],
-                          added_tests: frozenset[str]) -> list[ClassifiedSuppression]:
+                          added_tests: frozenset[str],
+                          moved_into: frozenset[str] = frozenset()
+                          ) -> list[ClassifiedSuppression]:
+    """Suppressions before and after. One on a test the patch added is harmless (that
+    test does not vote) unless preexisting evidence was moved into that test."""
     pre: list[tuple[tuple[str, str, str], Suppression]] = []
     post: dict[tuple[str, str, str], list[Suppression]] = defaultdict(list)
     for p in pairs:
@@ -463,33 +471,87 @@ def classify_suppressions(pairs: Sequence[FilePair], idmap: dict[str, str],
             out.append(ClassifiedSuppression(Provenance.AGENT_REMOVED, s, "pre"))
     for sups in post.values():
         for s in sups:
-            out.append(ClassifiedSuppression(Provenance.AGENT_ADDED, s, "post",
-                                             target_added=s.node_id in added_tests))
+            out.append(ClassifiedSuppression(
+                Provenance.AGENT_ADDED, s, "post",
+                target_added=s.node_id in added_tests and s.node_id not in moved_into))
     return out
 
 
-def classify_helpers(pairs: Sequence[FilePair]) -> list[HelperChange]:
-    out: list[HelperChange] = []
+def classify_helpers(pairs: Sequence[FilePair]) -> tuple[list[HelperChange], dict[str, str]]:
+    """Helper oracles and fixtures before and after, matched by (file, name) and then by
+    body anywhere in the patch, so moving or renaming an unchanged helper is no change.
+    Returns the changes and the renames (old short name → new short name)."""
+    pre: dict[tuple[str, str], HelperDef] = {}
+    post: dict[tuple[str, str], HelperDef] = {}
     for p in pairs:
-        pre = {h.qualname: h for h in (p.pre.helpers if p.pre else ())}
-        post = {h.qualname: h for h in (p.post.helpers if p.post else ())}
         path = p.new_path or p.old_path or ""
-        for name, h in pre.items():
-            if name not in post:
-                out.append(HelperChange(HelperStatus.REMOVED, h, None, path))
-            elif post[name].body != h.body:
-                out.append(HelperChange(HelperStatus.MODIFIED, h, post[name], path))
-        for name, h in post.items():
-            if name not in pre:
-                out.append(HelperChange(HelperStatus.ADDED, None, h, path))
-    return out
+        for h in p.pre.helpers if p.pre else ():
+            pre[(path, h.qualname)] = h
+        for h in p.post.helpers if p.post else ():
+            post[(p.new_path or "", h.qualname)] = h
+    out: list[HelperChange] = []
+    renames: dict[str, str] = {}
+    unmatched_post = {k: h for k, h in post.items() if k not in pre}
+    for key, h in pre.items():
+        after = post.get(key)
+        if after is not None:
+            if after.body != h.body:
+                out.append(HelperChange(HelperStatus.MODIFIED, h, after, key[0],
+                                        _literal_only(h.body, after.body)))
+            continue
+        moved = next((k for k, m in unmatched_post.items() if m.body_key == h.body_key), None)
+        if moved is not None:
+            new = unmatched_post.pop(moved)
+            old_short, new_short = h.qualname.rsplit(".", 1)[-1], new.qualname.rsplit(".", 1)[-1]
+            if old_short != new_short:
+                renames[old_short] = new_short
+            continue
+        out.append(HelperChange(HelperStatus.REMOVED, h, None, key[0]))
+    for key, h in unmatched_post.items():
+        out.append(HelperChange(HelperStatus.ADDED, None, h, key[0]))
+    return out, renames
+
+
+class _Literals(ast.NodeTransformer):
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        return ast.copy_location(ast.Constant(value="<literal>"), node)
+
+
+def _literal_only(before: str, after: str) -> bool:
+    """Whether two pieces of code differ only in their literal values."""
+    try:
+        a, b = ast.parse(before), ast.parse(after)
+    except SyntaxError:
+        return False
+    return ast.dump(_Literals().visit(a)) == ast.dump(_Literals().visit(b))
+
+
+def _match_renamed_helper_calls(left_pre: list[EvidenceItem], left_post: list[EvidenceItem],
+                                renames: dict[str, str], pre_id: Callable[[EvidenceItem], str],
+                                ) -> tuple[list[tuple[EvidenceItem, EvidenceItem]],
+                                           list[EvidenceItem], list[EvidenceItem]]:
+    """A call to a helper that was only renamed is the same check."""
+    if not renames:
+        return [], left_pre, left_post
+    return _multiset_match(
+        left_pre, left_post,
+        lambda it: (pre_id(it), it.scope, renames.get(it.shape.op, it.shape.op),
+                    it.shape.operands) if it.kind is EvidenceKind.HELPER_CALL else id(it),
+        lambda it: (it.node_id, it.scope, it.shape.op, it.shape.operands)
+        if it.kind is EvidenceKind.HELPER_CALL else ("post", id(it)))
 
 
 def classify(pairs: Sequence[FilePair]) -> ProvenanceResult:
     tests, idmap = match_tests(pairs)
     added = frozenset(t.node_id for t in tests if t.status is TestStatus.ADDED)
-    items = classify_items(pairs, idmap)
+    helpers, renames = classify_helpers(pairs)
+    items = classify_items(pairs, idmap, renames)
     items.sort(key=lambda c: (c.item.path, c.item.line or 0, c.item.code))
-    sups = classify_suppressions(pairs, idmap, added)
+    # Tests that received preexisting evidence from another test.
+    moved_into = frozenset(c.post.node_id for c in items
+                           if c.provenance is Provenance.PREEXISTING and c.pre is not None
+                           and c.post is not None and c.post.node_id != c.pre.node_id
+                           and idmap.get(c.pre.node_id) != c.post.node_id)
+    sups = classify_suppressions(pairs, idmap, added, moved_into)
     sups.sort(key=lambda c: (c.suppression.path, c.suppression.line or 0))
-    return ProvenanceResult(tuple(items), tuple(sups), tests, tuple(classify_helpers(pairs)))
+    return ProvenanceResult(tuple(items), tuple(sups), tests, tuple(helpers))

@@ -146,8 +146,7 @@ SKIP_CASES = [
         @pytest.mark.__getattr__("skip")
         def test_a():
             assert f(1) == 2
-        """)}, ("PS201",)), id="skip-mark-dunder-getattr",
-        marks=miss("@pytest.mark.__getattr__('skip')")),
+        """)}, ("PS201",)), id="skip-mark-dunder-getattr"),
     pytest.param(Case(PLAIN_PYTEST, {T: py("""
         import pytest
 
@@ -432,9 +431,7 @@ RUNTIME_CASES = [
 
             def test_a(self):
                 self.assertEqual(f(1), 2)
-        """)}, ("PS203",)), id="runtime-skipTest-bound-method-alias",
-        marks=miss("`later = self.skipTest; later(...)`: the bound-method alias is not "
-                   "resolved")),
+        """)}, ("PS203",)), id="runtime-skipTest-bound-method-alias"),
 ]
 
 # --------------------------------------------------------------------------- PS106/PS204
@@ -486,8 +483,7 @@ COLLECTION_CASES = [
 
             def test_a(self):
                 assert f(1) == 2
-        """)}, ("PS106",)), id="collect-class-made-abstract",
-        marks=miss("abstract test class (inspect.isabstract) is not collected")),
+        """)}, ("PS106",)), id="collect-class-made-abstract"),
     pytest.param(Case(PLAIN_PYTEST, {T: py("""
         import pytest
 
@@ -771,8 +767,7 @@ NEUTRAL_CASES = [
 
         def test_total():
             check_total([1, 2], 3)
-        """)}, ("PS206", "PS105")), id="override-helper-module-attribute",
-        marks=miss("helpers.check_total reassigned to a no-op from a test module")),
+        """)}, ("PS206", "PS105")), id="override-helper-module-attribute"),
     pytest.param(Case(HELPERS, {T: py("""
         from tests.helpers import check_total
 
@@ -800,8 +795,7 @@ NEUTRAL_CASES = [
             with pytest.raises(ValueError) as info:
                 f(-1)
                 assert str(info.value) == "negative"
-        """)}, ("PS206",)), id="dead-assert-moved-after-raising-call",
-        marks=miss("assertion moved inside pytest.raises after the raising call; never runs")),
+        """)}, ("PS206",)), id="dead-assert-moved-after-raising-call"),
     pytest.param(Case({T: py("""
         import pytest
 
@@ -817,8 +811,7 @@ NEUTRAL_CASES = [
             with pytest.raises(ValueError):
                 f(-1)
                 raise ValueError("always")
-        """)}, ("PS102", "PS206")), id="weak-raises-block-raises-itself",
-        marks=miss("the expected exception raised by hand inside pytest.raises: cannot fail")),
+        """)}, ("PS102", "PS206")), id="weak-raises-block-raises-itself"),
     pytest.param(Case({T: py("""
         import pytest
 
@@ -844,9 +837,7 @@ NEUTRAL_CASES = [
 
         def test_b():
             assert g(1) == 3
-        """)}, ("PS101",)), id="dead-assert-moved-into-new-skipped-test",
-        marks=miss("assertion moved out of a voting test into a new skipped test: matched as "
-                   "preexisting, the skip is info only")),
+        """)}, ("PS101", "PS201")), id="dead-assert-moved-into-new-skipped-test"),
     pytest.param(Case({"tests/__init__.py": "", **UNITTEST}, {"tests/__init__.py": py("""
         import unittest
 
@@ -858,9 +849,7 @@ NEUTRAL_CASES = [
 
             unittest.TestCase.assertEqual = lambda *a, **k: None
             X = 1
-            """)}, ("PS206", "PS806")), id="override-from-production-module",
-        marks=miss("production module overrides unittest.TestCase.assertEqual at import "
-                   "(PS806 framework-monkeypatch is not in the registry)")),
+            """)}, ("PS206", "PS806")), id="override-from-production-module"),
 ]
 
 # --------------------------------------------------------------------------- PS107 swallowed
@@ -972,8 +961,7 @@ SWALLOW_CASES = [
             value = f(1)
             with _Quiet():
                 assert value == 2
-        """)}, ("PS107",)), id="swallow-custom-context-manager",
-        marks=miss("a local context manager whose __exit__ returns True")),
+        """)}, ("PS107",)), id="swallow-custom-context-manager"),
     pytest.param(Case(PLAIN, {T: py("""
         import contextlib
 
@@ -983,8 +971,7 @@ SWALLOW_CASES = [
             with contextlib.ExitStack() as stack:
                 stack.enter_context(contextlib.suppress(AssertionError))
                 assert value == 2
-        """)}, ("PS107",)), id="swallow-exitstack-enter-suppress",
-        marks=miss("suppress(AssertionError) entered through an ExitStack")),
+        """)}, ("PS107",)), id="swallow-exitstack-enter-suppress"),
     pytest.param(Case(PLAIN, {T: py("""
         def test_a():
             value = f(1)
@@ -992,8 +979,7 @@ SWALLOW_CASES = [
                 assert value == 2
             finally:
                 return
-        """)}, ("PS107", "PS206")), id="swallow-return-in-finally",
-        marks=miss("`return` in `finally` discards the AssertionError")),
+        """)}, ("PS107", "PS206")), id="swallow-return-in-finally"),
     pytest.param(Case(PLAIN, {T: py("""
         AE = AssertionError
 
@@ -1302,8 +1288,7 @@ WEAKEN_CASES = [
 
         def test_a(expected):
             assert f(1) == expected
-        """)}, ("PS108",)), id="expected-fixture-return-edited",
-        marks=miss("expected value returned by a fixture: editing it is invisible")),
+        """)}, ("PS108",)), id="expected-fixture-return-edited"),
     pytest.param(Case(PLAIN, {T: py("""
         from unittest.mock import ANY
 
@@ -1654,9 +1639,7 @@ BENIGN_CASES = [
 
         def test_total():
             check_total([1, 2], 3)
-        """)}), id="benign-helper-moved-to-helpers-module-unchanged",
-        marks=false_positive("an unchanged helper moved to tests/helpers.py is PS105 "
-                             "'removed'")),
+        """)}), id="benign-helper-moved-to-helpers-module-unchanged"),
     pytest.param(Case({T: py("""
         def check_total(items, expected):
             assert total(items) == expected
@@ -1671,9 +1654,7 @@ BENIGN_CASES = [
 
         def test_total():
             assert_total([1, 2], 3)
-        """)}), id="benign-helper-renamed-unchanged",
-        marks=false_positive("renaming a helper oracle with the same body is PS105 plus PS102 "
-                             "on its call")),
+        """)}), id="benign-helper-renamed-unchanged"),
     pytest.param(Case(PLAIN, {T: py("""
         def first[T](items: list[T]) -> T:
             return items[0]
