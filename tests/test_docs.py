@@ -20,3 +20,20 @@ def test_rules_page_lists_every_rule() -> None:
     page = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     for rule in registry().sorted():
         assert f"## {rule.code} {rule.name}" in page
+
+
+def test_every_cli_flag_is_documented() -> None:
+    import re
+    import subprocess
+    import sys
+
+    page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    for cmd in (["score"], ["explain"], ["demo"], ["lock", "fixtures"], ["ledger", "check"],
+                ["ledger", "record"]):
+        out = subprocess.run([sys.executable, "-m", "provscore", *cmd, "--help"],
+                             capture_output=True, text=True, check=True).stdout
+        # Option definitions only: "  --flag", "  -o FILE, --output FILE".
+        defined = re.findall(r"^\s+(?:-\w(?: \S+)?, )?(--[a-z][a-z-]+)", out, flags=re.M)
+        assert defined, out
+        for flag in set(defined) - {"--help"}:
+            assert flag in page, f"`provscore {' '.join(cmd)} {flag}` is not in docs/cli.md"
