@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import yaml
-
 from tests_support import GitRepo
 
 ROOT = Path(__file__).resolve().parents[1]
