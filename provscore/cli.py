@@ -18,6 +18,7 @@ from typing import NoReturn
 
 from provscore import __version__
 from provscore.errors import InputError, ProvscoreError, UsageError
+from provscore.inputfiles import read_input
 
 EXIT_ERROR = 3
 
@@ -110,14 +111,7 @@ def _read_diff(arg: str | None) -> tuple[bytes | None, str]:
         return None, "<none>"
     if arg == "-":
         return sys.stdin.buffer.read(), "<stdin>"
-    try:
-        return Path(arg).read_bytes(), arg
-    except FileNotFoundError:
-        raise InputError("diff file not found", path=arg) from None
-    except IsADirectoryError:
-        raise InputError("diff path is a directory", path=arg) from None
-    except OSError as exc:
-        raise InputError(f"cannot read diff: {exc.strerror}", path=arg) from None
+    return read_input(arg, "diff file"), arg
 
 
 def write_output(text: str, output: str | None) -> None:

@@ -34,6 +34,7 @@ from typing import Any, Final
 
 from provscore.contract import Contract
 from provscore.errors import InputError
+from provscore.inputfiles import DuplicateKeyError, reject_duplicate_keys
 from provscore.model import Finding, Location
 from provscore.rules import registry
 
@@ -62,19 +63,6 @@ class FixtureLock:
 # --------------------------------------------------------------------------- digests
 
 
-class _DuplicateKey(ValueError):
-    pass
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _DuplicateKey(key)
-        out[key] = value
-    return out
-
-
 def is_json_path(path: str) -> bool:
     return path.lower().endswith(".json")
 
@@ -83,7 +71,7 @@ def _parse_json(data: bytes) -> Any:
     """The JSON value in ``data``, or raise ValueError (also for duplicate keys)."""
     try:
         text = data.decode("utf-8-sig")
-        return json.loads(text, object_pairs_hook=_no_duplicates)
+        return json.loads(text, object_pairs_hook=reject_duplicate_keys)
     except RecursionError as exc:
         raise ValueError("nested too deeply") from exc
 
@@ -320,8 +308,9 @@ def read_lock(path: Path) -> FixtureLock:
                          path=source) from None
     try:
         doc = _parse_json(raw)
-    except _DuplicateKey as exc:
-        raise InputError(f"malformed fixture lock: duplicate key {exc}", path=source) from None
+    except DuplicateKeyError as exc:
+        raise InputError(f"malformed fixture lock: duplicate key {exc.key}",
+                         path=source) from None
     except ValueError as exc:
         raise InputError(f"malformed fixture lock: {exc}", path=source) from None
     rows, canonical = _rows(doc, source)

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from provscore.errors import InputError
+from provscore.inputfiles import DuplicateKeyError, reject_duplicate_keys
 from provscore.model import Finding, Location
 from provscore.rules import registry
 
@@ -47,21 +48,6 @@ def _where(path: Path | str, line: int | None) -> str:
 
 def _type_name(value: object) -> str:
     return type(value).__name__ if value is not None else "null"
-
-
-def _reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in seen:
-            raise _DuplicateKey(key)
-        seen[key] = value
-    return seen
-
-
-class _DuplicateKey(ValueError):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
 
 
 class _Fields:
@@ -139,7 +125,7 @@ def _read_text(path: Path) -> str:
 
 
 def _loads(text: str) -> Any:
-    return json.loads(text, object_pairs_hook=_reject_duplicate_keys)
+    return json.loads(text, object_pairs_hook=reject_duplicate_keys)
 
 
 def _jsonl_objects(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]:
@@ -160,7 +146,7 @@ def _jsonl_objects(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]:
         last = number == len(lines)
         try:
             obj = _loads(line)
-        except _DuplicateKey as exc:
+        except DuplicateKeyError as exc:
             raise InputError(f"duplicate key {exc.key!r}", path=_where(path, number)) from None
         except json.JSONDecodeError as exc:
             if last and not complete:
@@ -184,7 +170,7 @@ def _skip_ws(text: str, pos: int) -> int:
 
 def _json_array_objects(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]:
     """``(line, object)`` for every element of a JSON array, with the line it starts on."""
-    decoder = json.JSONDecoder(object_pairs_hook=_reject_duplicate_keys)
+    decoder = json.JSONDecoder(object_pairs_hook=reject_duplicate_keys)
 
     def line_at(pos: int) -> int:
         return text.count("\n", 0, pos) + 1
@@ -203,7 +189,7 @@ def _json_array_objects(path: Path, text: str) -> list[tuple[int, dict[str, Any]
         while True:
             try:
                 obj, end = decoder.raw_decode(text, pos)
-            except _DuplicateKey as exc:
+            except DuplicateKeyError as exc:
                 raise fail(f"duplicate key {exc.key!r}", pos) from None
             except json.JSONDecodeError as exc:
                 raise InputError(f"malformed JSON: {exc.msg} (column {exc.colno})",

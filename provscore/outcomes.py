@@ -87,6 +87,7 @@ import defusedxml.ElementTree as DET
 from defusedxml.common import DefusedXmlException
 
 from provscore.errors import InputError
+from provscore.inputfiles import read_input
 
 __all__ = [
     "Outcome",
@@ -158,7 +159,7 @@ def load_results(path: str | Path, run: int, *, repo_root_hint: str | None = Non
     if run < 0:
         raise ValueError(f"run index must be >= 0, got {run}")
     source = str(path)
-    data = _read_bytes(source)
+    data = read_input(source, "results file")
     kind = _sniff(data, source)
     if kind == "xml":
         records = _parse_junit(data, source, repo_root_hint)
@@ -263,19 +264,6 @@ def _first_line(text: str | None) -> str:
 
 
 # --------------------------------------------------------------------------- reading
-
-
-def _read_bytes(source: str) -> bytes:
-    try:
-        with open(source, "rb") as handle:
-            data = handle.read()
-    except FileNotFoundError:
-        raise InputError("results file not found", path=source) from None
-    except IsADirectoryError:
-        raise InputError("results path is a directory, expected a file", path=source) from None
-    except OSError as exc:
-        raise InputError(f"cannot read results file: {exc.strerror or exc}", path=source) from None
-    return data
 
 
 def _sniff(data: bytes, source: str) -> str:
