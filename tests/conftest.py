@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -53,6 +54,24 @@ class GitRepo:
         out = self.git("diff", "--cached", "-M", "HEAD")
         if not keep:
             self.git("reset", "-q", "--hard", "HEAD")
+        return out
+
+    def off_tree_run(self, patch: bytes, out: Path) -> Path:
+        """Run base's tests (and runner config) against the patched production code in a
+        separate worktree, with `pytest --junitxml=out`: what the off-tree runner does."""
+        work = out.parent / f"offtree-{out.stem}"
+        self.git("worktree", "add", "-q", "--detach", str(work), "HEAD")
+        try:
+            subprocess.run(["git", "-C", str(work), "apply", "-"], input=patch, check=True,
+                           capture_output=True)
+            # The corpus and runner channels come from base, never from the patch.
+            subprocess.run(["git", "-C", str(work), "checkout", "HEAD", "--", "tests",
+                            "pytest.ini"], check=True, capture_output=True)
+            subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                            f"--junitxml={out}"], cwd=work, capture_output=True, check=False)
+        finally:
+            self.git("worktree", "remove", "--force", str(work))
+        assert out.is_file(), f"pytest wrote no {out}"
         return out
 
     def score(self, diff: bytes, base: str = "HEAD", **kw: object) -> Report:

@@ -8,7 +8,6 @@ scored to the decision the seeds' tables give.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from datetime import date
@@ -43,28 +42,10 @@ BASE = {"pytest.ini": "[pytest]\npythonpath = src\n", "src/calc.py": CALC,
         "tests/test_calc.py": TESTS, "tests/goldens/window.json": '{"lo": 0, "hi": 3}\n'}
 
 
-def off_tree_run(repo: GitRepo, patch: bytes, out: Path) -> Path:
-    """Run base's tests (and runner config) against the patched production code."""
-    work = out.parent / f"offtree-{out.stem}"
-    if work.exists():
-        shutil.rmtree(work)
-    repo.git("worktree", "add", "-q", "--detach", str(work), "HEAD")
-    subprocess.run(["git", "-C", str(work), "apply", "-"], input=patch, check=True,
-                   capture_output=True)
-    # The corpus and runner channels come from base, never from the patch.
-    subprocess.run(["git", "-C", str(work), "checkout", "HEAD", "--", "tests", "pytest.ini"],
-                   check=True, capture_output=True)
-    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                    f"--junitxml={out}"], cwd=work, capture_output=True, check=False)
-    repo.git("worktree", "remove", "--force", str(work))
-    assert out.is_file()
-    return out
-
-
 def scored(repo: GitRepo, tmp_path: Path, files: dict[str, str | bytes | None], *,
            runs: int = 1, oracle: Path | None = None) -> Report:
     patch = repo.diff(files)
-    results = tuple(off_tree_run(repo, patch, tmp_path / f"run{i}.xml") for i in range(runs))
+    results = tuple(repo.off_tree_run(patch, tmp_path / f"run{i}.xml") for i in range(runs))
     return score(ScoreRequest(repo=repo.root, base="HEAD", diff=patch, results=results,
                               oracle_dir=oracle, contract=load_oracle_contract(oracle),
                               today=date(2026, 11, 30)))
@@ -226,11 +207,11 @@ def test_flaky_test_is_unscored_not_failed(repo: GitRepo, tmp_path: Path) -> Non
                      '    assert os.environ.get("FLIP") != "1"\n')
     repo.commit({**BASE, "tests/test_calc.py": flaky})
     patch = repo.diff({"src/calc.py": fix_clamp()})
-    r1 = off_tree_run(repo, patch, tmp_path / "a.xml")
+    r1 = repo.off_tree_run(patch, tmp_path / "a.xml")
     import os
     os.environ["FLIP"] = "1"
     try:
-        r2 = off_tree_run(repo, patch, tmp_path / "b.xml")
+        r2 = repo.off_tree_run(patch, tmp_path / "b.xml")
     finally:
         del os.environ["FLIP"]
     report = score(ScoreRequest(repo=repo.root, base="HEAD", diff=patch, results=(r1, r2)))

@@ -17,8 +17,6 @@ import hashlib
 import json
 import os
 import re
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -64,16 +62,7 @@ def _scored_off_tree(root: Path, files: dict[str, str]) -> Report:
     repo = GitRepo(root / "repo")
     repo.commit(CALC_BASE)
     patch = repo.diff(files)
-    work, results = root / "offtree", root / "offtree.xml"
-    repo.git("worktree", "add", "-q", "--detach", str(work), "HEAD")
-    subprocess.run(["git", "-C", str(work), "apply", "-"], input=patch, check=True,
-                   capture_output=True)
-    # The corpus and runner configuration come from base, never from the patch.
-    subprocess.run(["git", "-C", str(work), "checkout", "HEAD", "--", "tests", "pytest.ini"],
-                   check=True, capture_output=True)
-    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                    f"--junitxml={results}"], cwd=work, capture_output=True, check=False)
-    repo.git("worktree", "remove", "--force", str(work))
+    results = repo.off_tree_run(patch, root / "offtree.xml")
     return score(ScoreRequest(repo=repo.root, base="HEAD", diff=patch, results=(results,)))
 
 
