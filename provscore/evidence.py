@@ -345,6 +345,7 @@ class Frame:
     # pytest collects the final binding, so an earlier test of that name is gone.
     rebinds: dict[str, int] = field(default_factory=dict)
     settings: cst.Call | None = None  # hypothesis @settings on this function
+    returns: list[cst.BaseExpression | None] = field(default_factory=list)
     # name → values bound to it in this scope (assignments); inlined into anchors when
     # bound exactly once, so renaming a local or moving a literal into one is no change.
     bindings: dict[str, list[cst.BaseExpression | None]] = field(default_factory=dict)
@@ -592,6 +593,12 @@ class ScopeCollector(Collector):
         if frame.is_test and frame.return_seq is None:
             frame.return_seq = self.ctx.seq
             frame.return_node = node
+        if frame.kind == "func":
+            frame.returns.append(node.value)
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        if self.ctx.frame.kind == "func":
+            self.ctx.frame.returns.append(None)  # a generator fixture: not inlinable
 
     # Re-binding a name in a module or class body hides an earlier test of that name.
     def visit_Assign(self, node: cst.Assign) -> None:
@@ -825,7 +832,7 @@ class AssertionCollector(Collector):
                     values = bound[0]
             argnames = _parametrize_argnames(dec)
             # The argnames are part of every row: swapping "x, y" swaps input and expected.
-            names_code = cst.Module(body=[]).code_for_node(argnames) if argnames else ""
+            names_code = _argnames(argnames)
             if isinstance(values, cst.List | cst.Tuple | cst.Set):
                 for el in values.elements:
                     ctx.items.append(RawItem(EvidenceKind.PARAM_ROW, el.value, frame, el.value, 0,
@@ -833,6 +840,20 @@ class AssertionCollector(Collector):
             elif values is not None:
                 ctx.items.append(RawItem(EvidenceKind.PARAM_ROW, values, frame, values, 0,
                                          op="rows", detail=names_code))
+
+
+def _argnames(node: cst.BaseExpression | None) -> str:
+    """"x, y", ("x", "y") and ["x","y"] are the same argnames: "x,y"."""
+    if node is None:
+        return ""
+    if isinstance(node, cst.SimpleString) and isinstance(node.evaluated_value, str):
+        return ",".join(n.strip() for n in node.evaluated_value.split(",") if n.strip())
+    if isinstance(node, cst.Tuple | cst.List):
+        names = [e.value.evaluated_value for e in node.elements
+                 if isinstance(e.value, cst.SimpleString)]
+        if len(names) == len(node.elements) and all(isinstance(n, str) for n in names):
+            return ",".join(str(n).strip() for n in names)
+    return cst.Module(body=[]).code_for_node(node)
 
 
 def _parametrize_argnames(call: cst.Call) -> cst.BaseExpression | None:
@@ -1065,9 +1086,9 @@ class SuppressionCollector(Collector):
 
     def _shadows_import(self, name: str) -> bool:
         """A module/class-level binding over an imported assertion or helper name."""
-        imported = self.ctx.aliases.imported(name)
-        if not imported:
+        if not self.ctx.aliases.is_imported(name):
             return False
+        imported = self.ctx.aliases.imported(name)
         t = self.ctx.tables
         last = name.rsplit(".", 1)[-1]
         return _assertion_name(last) or last.startswith(t.helper_name_prefixes) or any(
@@ -1573,6 +1594,24 @@ class _Shaper:
         op = raw.op or raw.kind.value
         return Shape(op, (self.code(node),), subject=op)
 
+    def operand(self, node: cst.BaseExpression) -> str:
+        """An operand's code with approx/isclose keywords removed: tolerances are compared
+        as keywords (wider is weaker), not as a changed operand."""
+        code = self.code(node)
+        if "approx" not in code and "isclose" not in code:
+            return code
+        try:
+            tree = ast.parse(code, mode="eval")
+        except SyntaxError:
+            return code
+        for call in ast.walk(tree):
+            if isinstance(call, ast.Call):
+                name = call.func.attr if isinstance(call.func, ast.Attribute) else (
+                    call.func.id if isinstance(call.func, ast.Name) else "")
+                if name in _APPROX_NAMES:
+                    call.keywords = []
+        return ast.unparse(tree)
+
     def assert_shape(self, test: cst.BaseExpression) -> Shape:
         conj = _conjuncts(test)
         first = conj[0]
@@ -1581,7 +1620,7 @@ class _Shaper:
         if isinstance(first, cst.Comparison) and len(first.comparisons) == 1:
             comp = first.comparisons[0]
             op = _COMPARE_OPS.get(type(comp.operator), "cmp")
-            left, right = self.code(first.left), self.code(comp.comparator)
+            left, right = self.operand(first.left), self.operand(comp.comparator)
             if op == "is not" and right == "None":
                 return Shape("not None", (left,), kws, len(conj), taut, left)
             return Shape(op, (left, right), kws, len(conj), taut, left)
@@ -1806,12 +1845,19 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
         if raw.kind is EvidenceKind.ASSERT:
             text = normalize("assert " + text)
         shape = shaper.shape(raw)
-        code, shape = inliner.anchor(raw, text, shape)
+        kind = raw.kind
+        canonical = _canonical(raw, shaper)
+        if canonical is not None:  # self.assertEqual(a, b) is `assert a == b`
+            kind, anchor_text, shape = canonical
+            raw = replace(raw, kind=kind)
+        else:
+            anchor_text = text
+        code, shape = inliner.anchor(raw, anchor_text, shape)
         if raw.kind is EvidenceKind.RAISES and id(raw.node) in ctx.self_raising:
             shape = replace(shape, tautology=True)
             code += "  # the block raises the expected exception itself"
         items.append(EvidenceItem(
-            kind=raw.kind, path=ctx.path, node_id=node_id,
+            kind=kind, path=ctx.path, node_id=node_id,
             scope=fr.test_scope if in_test else "", in_test=in_test,
             code=code, shape=shape, line=line_of(raw.node),
             detail=raw.detail if raw.kind is EvidenceKind.EXPECTED_READ else "",
@@ -1828,6 +1874,67 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
     return FileEvidence(ctx.path, tuple(items), tuple(sups), tuple(test_defs), tuple(helper_defs))
 
 
+_UNITTEST_AS_ASSERT: dict[str, tuple[str, int]] = {
+    "assertEqual": ("{0} == {1}", 2), "assertEquals": ("{0} == {1}", 2),
+    "failUnlessEqual": ("{0} == {1}", 2), "assertNotEqual": ("{0} != {1}", 2),
+    "assertNotEquals": ("{0} != {1}", 2), "failIfEqual": ("{0} != {1}", 2),
+    "assertTrue": ("{0}", 1), "assert_": ("{0}", 1), "failUnless": ("{0}", 1),
+    "assertFalse": ("not {0}", 1), "failIf": ("not {0}", 1),
+    "assertIs": ("{0} is {1}", 2), "assertIsNot": ("{0} is not {1}", 2),
+    "assertIsNone": ("{0} is None", 1), "assertIsNotNone": ("{0} is not None", 1),
+    "assertIn": ("{0} in {1}", 2), "assertNotIn": ("{0} not in {1}", 2),
+    "assertIsInstance": ("isinstance({0}, {1})", 2),
+    "assertNotIsInstance": ("not isinstance({0}, {1})", 2),
+    "assertGreater": ("{0} > {1}", 2), "assertGreaterEqual": ("{0} >= {1}", 2),
+    "assertLess": ("{0} < {1}", 2), "assertLessEqual": ("{0} <= {1}", 2),
+}
+_RAISES_METHODS = {"assertRaises": "raises", "failUnlessRaises": "raises",
+                   "assertRaisesRegex": "raises", "assertRaisesRegexp": "raises",
+                   "assertWarns": "warns", "assertWarnsRegex": "warns"}
+
+
+def _canonical(raw: RawItem, shaper: _Shaper) -> tuple[EvidenceKind, str, Shape] | None:
+    """One spelling per check: unittest's assertEqual(a, b) is `assert a == b`, and
+    self.assertRaises(E, f, x), `with pytest.raises(E)` and `raises(E)` are raises(E).
+    Equal-strength conversions between the spellings are then no change."""
+    node = raw.node
+    if not isinstance(node, cst.Call):
+        return None
+    args = [a for a in node.args if a.keyword is None and a.star == ""]
+    kwargs = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+    op = raw.op
+    if raw.kind is EvidenceKind.UNITTEST and op in _UNITTEST_AS_ASSERT:
+        template, arity = _UNITTEST_AS_ASSERT[op]
+        if len(args) < arity or set(kwargs) - {"msg"}:
+            return None
+        parts = [f"({shaper.code(a.value)})" for a in args[:arity]]
+        try:
+            expr = cst.parse_expression(template.format(*parts))
+        except cst.ParserSyntaxError:
+            return None
+        text = normalize("assert " + shaper.code(expr))
+        return EvidenceKind.ASSERT, text, shaper.assert_shape(expr)
+    kind_name = _RAISES_METHODS.get(op) if raw.kind is EvidenceKind.UNITTEST else (
+        op if raw.kind is EvidenceKind.RAISES and op in ("raises", "warns") else None)
+    if kind_name is None:
+        return None
+    exc = kwargs.get("expected_exception") or kwargs.get("expected_warning") or (
+        args[0].value if args else None)
+    if exc is None:
+        return None
+    excs = [e.value for e in exc.elements] if isinstance(exc, cst.Tuple) else [exc]
+    names = tuple(sorted(shaper.code(e) for e in excs))
+    pattern = kwargs.get("match") or kwargs.get("expected_regex")
+    if pattern is None and op.endswith(("Regex", "Regexp")) and len(args) > 1:
+        pattern = args[1].value
+    keywords: tuple[tuple[str, str], ...] = ()
+    text = f"{kind_name}({', '.join(names)})"
+    if pattern is not None:
+        keywords = (("match", shaper.code(pattern)),)
+        text = f"{kind_name}({', '.join(names)}, match={shaper.code(pattern)})"
+    return EvidenceKind.RAISES, text, Shape(kind_name, names, keywords, subject=kind_name)
+
+
 _SYMMETRIC = {"==", "!=", "is", "is not"}
 _MAX_INLINE = 400
 
@@ -1840,6 +1947,7 @@ class _Inliner:
     def __init__(self, ctx: Context, shaper: _Shaper) -> None:
         self.ctx, self.shaper = ctx, shaper
         self._cache: dict[int, dict[str, str]] = {}
+        self._fixtures: dict[str, str]
 
     def _table(self, frame: Frame) -> dict[str, str]:
         key = id(frame)
@@ -1855,11 +1963,17 @@ class _Inliner:
         if self.ctx.frames[0] not in chain:
             chain.append(self.ctx.frames[0])
         seen: set[str] = set()
+        fixtures = self._fixture_values()
         for fr in chain:  # innermost first: a local shadows a module constant
             for name, values in fr.bindings.items():
                 if name in seen:
                     continue
                 seen.add(name)
+                if len(values) == 1 and values[0] is None and fr.is_test and name in fixtures:
+                    # A test parameter served by a fixture of this module that returns one
+                    # expression: moving setup into a fixture is no change.
+                    table[name] = fixtures[name]
+                    continue
                 if len(values) != 1 or values[0] is None:
                     continue
                 code = self.shaper.code(values[0])
@@ -1871,6 +1985,18 @@ class _Inliner:
         self._cache[key] = table
         return table
 
+    def _fixture_values(self) -> dict[str, str]:
+        if not hasattr(self, "_fixtures"):
+            out: dict[str, str] = {}
+            for f in self.ctx.defs:
+                if f.fixture and f.parent is not None and f.parent.kind == "module" and \
+                        len(f.returns) == 1 and f.returns[0] is not None:
+                    code = self.shaper.code(f.returns[0])
+                    if len(code) <= _MAX_INLINE:
+                        out[f.name] = code
+            self._fixtures = out
+        return self._fixtures
+
     def anchor(self, raw: RawItem, text: str, shape: Shape) -> tuple[str, Shape]:
         table = self._table(raw.frame) if raw.kind is not EvidenceKind.PARAM_ROW else {}
         code = _substitute(text, table) if table else text
@@ -1881,10 +2007,8 @@ class _Inliner:
             # `2 == value` is `value == 2`: the expected literal goes second.
             left, right = operands
             if _is_literal_code(left) and not _is_literal_code(right):
-                left, right = right, left
-                subject = left
-            operands = (left, right)
-            code = f"assert {left} {shape.op} {right}"
+                operands, subject = (right, left), right
+                code = _swap_comparison(code)
         if raw.kind is EvidenceKind.PARAM_ROW and raw.detail:
             code = f"[{raw.detail}] {code}"
         if raw.kind is EvidenceKind.HELPER_CALL:
@@ -1895,6 +2019,21 @@ class _Inliner:
         if raw.kind is EvidenceKind.PROPERTY and raw.frame.settings is not None:
             code = f"{code} @{self.shaper.code(raw.frame.settings)}"
         return code, replace(shape, operands=operands, subject=subject)
+
+
+def _swap_comparison(code: str) -> str:
+    """`assert 2 == f(x)` → `assert f(x) == 2` (the code keeps everything else)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+    stmt = tree.body[0] if tree.body else None
+    if isinstance(stmt, ast.Assert) and isinstance(stmt.test, ast.Compare) and \
+            len(stmt.test.comparators) == 1:
+        cmp = stmt.test
+        cmp.left, cmp.comparators[0] = cmp.comparators[0], cmp.left
+        return ast.unparse(tree)
+    return code
 
 
 def _call_target(ctx: Context, node: cst.CSTNode) -> str:

@@ -227,9 +227,12 @@ def write_set_findings(reg: Registry, changes: ChangeSet, ws: WriteSet, *, max_f
             out.append(reg["PS302"].finding(location=_loc(e.path, None), anchor=f"PS302|{e.path}",
                                             path=e.path, status=e.status))
         elif e.role is PathRole.FIXTURE or e.path in expected:
+            # A new file cannot have been anyone's expected value: reported, not rejected.
+            added = e.status in ("added", "copied", "renamed-to")
             out.append(reg["PS108"].finding(
                 f"expected-value file {e.path} is in the write set ({e.status})",
-                location=_loc(e.path, None), anchor=f"PS108|{e.path}"))
+                location=_loc(e.path, None), anchor=f"PS108|{e.path}",
+                action=Action.INFO if added else None))
     return out
 
 

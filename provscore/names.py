@@ -68,11 +68,16 @@ def _module_name(node: cst.BaseExpression | None) -> str:
 class AliasTable:
     """name → raw dotted targets, from imports and assignments anywhere in a module."""
 
-    __slots__ = ("_raw", "star_modules")
+    __slots__ = ("_from_import", "_raw", "star_modules")
 
     def __init__(self) -> None:
         self._raw: dict[str, set[str]] = {}
+        self._from_import: set[str] = set()  # names bound by an import statement
         self.star_modules: list[str] = []
+
+    def is_imported(self, name: str) -> bool:
+        """Bound by `import`/`from ... import` (not only by an assignment)."""
+        return name in self._from_import
 
     def bind(self, name: str, target: str) -> None:
         self._raw.setdefault(name, set()).add(target)
@@ -82,9 +87,11 @@ class AliasTable:
             full = _module_name(alias.name)
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 self.bind(alias.asname.name.value, full)
+                self._from_import.add(alias.asname.name.value)
             else:
                 head = full.split(".", 1)[0]
                 self.bind(head, head)
+                self._from_import.add(head)
 
     def add_import_from(self, node: cst.ImportFrom) -> None:
         module = "." * len(node.relative) + _module_name(node.module)
@@ -98,6 +105,7 @@ class AliasTable:
                      if alias.asname is not None and isinstance(alias.asname.name, cst.Name)
                      else name)
             self.bind(local, target)
+            self._from_import.add(local)
 
     def imported(self, name: str) -> set[str]:
         return set(self._raw.get(name, ()))

@@ -24,7 +24,14 @@ from provscore.diff import (
     decode_diff,
     parse_diff,
 )
-from provscore.evidence import CollectionConfig, EvidenceKind, Tables, extract
+from provscore.evidence import (
+    CollectionConfig,
+    EvidenceKind,
+    FileEvidence,
+    SuppressionKind,
+    Tables,
+    extract,
+)
 from provscore.findings import (
     evidence_findings,
     input_findings,
@@ -277,6 +284,10 @@ def run_static(req: ScoreRequest, oracle: OracleInputs | None = None) -> StaticR
             pre_ev = extract(change.old_path, img.pre, config, tables, lookup)
         if img.post is not None and change.new_path:
             post_ev = extract(change.new_path, img.post, config, tables, lookup)
+        if role not in EVIDENCE_ROLES:
+            # In production code only test-machinery tampering counts: hooks and
+            # overrides of the frameworks; its asserts and skips are the product's own.
+            pre_ev, post_ev = _machinery_only(pre_ev), _machinery_only(post_ev)
         failed = [(ev, side) for ev, side in ((pre_ev, "pre"), (post_ev, "post"))
                   if ev is not None and ev.error is not None]
         for ev, side in failed:
@@ -311,6 +322,18 @@ def run_static(req: ScoreRequest, oracle: OracleInputs | None = None) -> StaticR
             post_images[img.change.new_path] = img.post
     return StaticResult(changes, tuple(sorted(findings, key=report_order)), prov, ws,
                         tally.removed, tally.added, base_sha, head_sha, post_images)
+
+
+_MACHINERY_KINDS = frozenset({
+    SuppressionKind.REPORT_HOOK, SuppressionKind.COLLECTION_HOOK,
+    SuppressionKind.ASSERT_OVERRIDE, SuppressionKind.DYNAMIC})
+
+
+def _machinery_only(ev: FileEvidence | None) -> FileEvidence | None:
+    if ev is None or ev.error is not None:
+        return ev
+    return replace(ev, items=(), tests=(), helpers=(),
+                   suppressions=tuple(s for s in ev.suppressions if s.kind in _MACHINERY_KINDS))
 
 
 def report_order(f: Finding) -> tuple[int, tuple[str, int, str, str]]:

@@ -376,6 +376,12 @@ def _keyword_verdict(a: Shape, b: Shape) -> tuple[Modification | None, str]:
                     f"{key} lowered ({va or f'default {na:g}'} → {vb or f'default {nb:g}'})"
             if nb > na:
                 stronger = True
+        elif base == "match":
+            verdict = _match_verdict(va, vb)
+            if verdict[0] is Modification.STRENGTHENED:
+                stronger = True
+            else:
+                return verdict
         elif base in narrowing:
             if vb is None or vb == "False":
                 return Modification.WEAKENED, f"{key}={va} dropped"
@@ -388,6 +394,38 @@ def _keyword_verdict(a: Shape, b: Shape) -> tuple[Modification | None, str]:
         else:
             return Modification.CHANGED, f"keyword {key} changed"
     return (Modification.STRENGTHENED, "check narrowed") if stronger else (None, "")
+
+
+_MATCH_ANYTHING = {"", ".*", ".+", "(?s).*", "^.*$", ".*?", "[\\s\\S]*"}
+
+
+def _literal_text(code: str | None) -> str | None:
+    if code is None:
+        return None
+    try:
+        value = ast.literal_eval(code)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _match_verdict(va: str | None, vb: str | None) -> tuple[Modification, str]:
+    """How a `match=` regex changed: dropped or match-anything is weaker; a pattern that
+    contains the old one is stronger; anything else rewrote the expected message."""
+    if vb is None:
+        return Modification.WEAKENED, f"match={va} dropped"
+    new = _literal_text(vb)
+    if new is not None and new in _MATCH_ANYTHING:
+        return Modification.WEAKENED, f"match={vb} accepts any message"
+    if va is None:
+        return Modification.STRENGTHENED, "match= added"
+    old = _literal_text(va)
+    if old is not None and new is not None:
+        if old in new:
+            return Modification.STRENGTHENED, "match narrowed"
+        if new in old:
+            return Modification.WEAKENED, f"match shortened ({va} → {vb})"
+    return Modification.EXPECTED_CHANGED, f"match changed ({va} → {vb})"
 
 
 def compare(pre: EvidenceItem, post: EvidenceItem) -> tuple[Modification | None, str]:

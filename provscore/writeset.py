@@ -24,6 +24,10 @@ FIXTURE_DIRS = frozenset({"fixtures", "goldens", "golden", "snapshots", "__snaps
                           "cassettes", "approved"})
 FIXTURE_SUFFIXES = (".snap", ".ambr", ".golden", ".expected", ".approved.txt", ".received.txt")
 
+_DOC_NAMES = ("README", "CHANGELOG", "CHANGES", "LICENSE", "CONTRIBUTING", "NOTES", "TODO")
+_DOC_SUFFIXES = (".md", ".rst", ".adoc")
+_PLUMBING = frozenset({".gitignore", ".gitkeep", ".gitattributes", "py.typed", ".keep"})
+
 RUNNER_NAMES = frozenset({
     "conftest.py", "pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml", "tox.ini",
     "setup.cfg", "noxfile.py",
@@ -31,8 +35,11 @@ RUNNER_NAMES = frozenset({
     "Pipfile", "Pipfile.lock", "pdm.lock", "pixi.lock", "conda-lock.yml", "environment.yml",
     ".gitlab-ci.yml", "azure-pipelines.yml", "Jenkinsfile", ".travis.yml",
     "bitbucket-pipelines.yml",
-    "pytest_plugins.py", "manage.py", ".pre-commit-config.yaml"})
-RUNNER_GLOBS = ("requirements*.txt", "requirements/*.txt", "constraints*.txt", "*.pth",
+    "pytest_plugins.py", ".pre-commit-config.yaml", "Makefile", "makefile", "GNUmakefile",
+    "justfile", "Justfile", "Taskfile.yml", "Taskfile.yaml", "setup.py", "pixi.toml"})
+ROOT_ONLY_RUNNER_NAMES = frozenset({"manage.py", "runtests.py"})
+RUNNER_GLOBS = ("*requirements*.txt", "requirements/*.txt", "*constraints*.txt", "*.pth",
+                "*requirements*.in",
                 ".github/workflows/*", ".circleci/*", ".ci/*", ".buildkite/*")
 # Oracle inputs by name: wherever they sit in the repo, the patch must not write them.
 ORACLE_NAMES = frozenset({"score_contract.toml", "fixtures.lock", "flake_freeze.json",
@@ -72,11 +79,18 @@ def is_fixture_path(path: str, fixture_roots: Sequence[str] = ()) -> bool:
     if path.endswith(FIXTURE_SUFFIXES):
         return True
     parts = path.split("/")[:-1]
-    return _in_test_dir(path) or any(p in FIXTURE_DIRS for p in parts)
+    if any(p in FIXTURE_DIRS for p in parts):
+        return True
+    # Elsewhere in a test dir, data files are fixtures; docs and repo plumbing are not.
+    base = posixpath.basename(path)
+    return _in_test_dir(path) and not (base.upper().startswith(_DOC_NAMES) or
+                                       base.endswith(_DOC_SUFFIXES) or base in _PLUMBING)
 
 
 def is_runner_path(path: str) -> bool:
     base = posixpath.basename(path)
+    if base in ROOT_ONLY_RUNNER_NAMES:
+        return path == base  # Django's manage.py runs the tests only at the repo root
     if base in RUNNER_NAMES:
         return True
     return any(fnmatch.fnmatch(path, g) or fnmatch.fnmatch(base, g) for g in RUNNER_GLOBS)

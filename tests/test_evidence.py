@@ -72,7 +72,10 @@ def test_node_ids_classes_unittest_nested_async() -> None:
     ids = {t.node_id for t in e.tests}
     assert ids == {"tests/test_x.py::TestOuter::TestInner::test_deep",
                    "tests/test_x.py::Checks::test_m", "tests/test_x.py::test_async"}
-    assert ("unittest_assert", "tests/test_x.py::Checks::test_m", 11) in kinds(e)
+    # self.assertEqual(g(), 1) is the check `g() == 1`: one spelling per check.
+    assert ("assert", "tests/test_x.py::Checks::test_m", 11) in kinds(e)
+    assert [i.code for i in e.items if i.node_id == "tests/test_x.py::Checks::test_m"] == \
+        ["assert g() == 1"]
 
 
 def test_collection_rules_come_from_config() -> None:
@@ -142,7 +145,7 @@ def test_parametrize_rows_and_properties() -> None:
     rows = [(i.code, i.shown) for i in e.items if i.kind is EvidenceKind.PARAM_ROW]
     assert [shown for _, shown in rows] == ["(1, 2)", "pytest.param(3, 4, id='x')", "(5, 6)"]
     # The argnames are part of each row's anchor: swapping them changes every row.
-    assert all(code.startswith('["a, b"] ') for code, _ in rows)
+    assert all(code.startswith("[a,b] ") for code, _ in rows)
     assert [i.node_id for i in e.items if i.kind is EvidenceKind.PROPERTY] == \
         ["tests/test_x.py::test_prop"]
 
