@@ -72,6 +72,8 @@ class Shape:
     # What is being checked (left operand, mock receiver, helper name): two checks of the
     # same subject in one test are one modified check, not a removal plus an addition.
     subject: str = ""
+    # Conditions inside the test under which the check runs ("if x", "not (x)", "for ...").
+    guards: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +202,7 @@ class Tables:
     mock_methods: frozenset[str]
     hypothesis_given: frozenset[str]
     hypothesis_settings: frozenset[str]
+    hypothesis_example: frozenset[str]
     parametrize: frozenset[str]
     fixture_decorators: frozenset[str]
     expected_reads: frozenset[str]
@@ -230,6 +233,7 @@ class Tables:
             mock_methods=frozenset(e["mock_methods"]),
             hypothesis_given=frozenset(e["hypothesis_given"]),
             hypothesis_settings=frozenset(e["hypothesis_settings"]),
+            hypothesis_example=frozenset(e["hypothesis_example"]),
             parametrize=frozenset(e["parametrize"]),
             fixture_decorators=frozenset(e["fixture_decorators"]),
             expected_reads=frozenset(e["expected_reads"]),
@@ -360,6 +364,7 @@ class RawItem:
     seq: int
     detail: str = ""
     op: str = ""
+    guards: tuple[tuple[cst.CSTNode, bool], ...] = ()
 
 
 @dataclass
@@ -376,6 +381,7 @@ class RawCall:
     node: cst.Call
     frame: Frame
     seq: int
+    guards: tuple[tuple[cst.CSTNode, bool], ...] = ()
 
 
 class Context:
@@ -389,6 +395,10 @@ class Context:
         self.order = 0
         self.init_classes: set[str] = set()
         self.self_raising: set[int] = set()  # pytest.raises calls whose block raises itself
+        # Enclosing conditions: (condition node, True when in its else branch); the frame
+        # depth they belong to tells module-level conditions from those inside a test.
+        self.conds: list[tuple[cst.CSTNode, bool, int]] = []
+        self.try_depth_module = 0
         self.config = config
         self.tables = tables
         self.aliases = AliasTable()
@@ -403,6 +413,14 @@ class Context:
         # Run after `deferred`, when every item is known (guards, early returns).
         self.post_checks: list[Callable[[], None]] = []
         self.consumed: set[int] = set()  # nodes already reported through a parent call
+
+    def guards(self) -> tuple[tuple[cst.CSTNode, bool], ...]:
+        """Conditions inside the enclosing test function (not module-level ones)."""
+        depth = len(self.frames)
+        test_depth = next((i for i, fr in enumerate(self.frames) if fr.is_test), None)
+        if test_depth is None:
+            return ()
+        return tuple((n, neg) for n, neg, d in self.conds if d > test_depth and d <= depth)
 
     @property
     def frame(self) -> Frame:
@@ -428,7 +446,8 @@ class Context:
     def add_item(self, kind: EvidenceKind, node: cst.CSTNode, shape_node: cst.CSTNode | None = None,
                  detail: str = "", op: str = "") -> None:
         frame = self.frame
-        self.items.append(RawItem(kind, node, frame, shape_node or node, self.seq, detail, op))
+        self.items.append(RawItem(kind, node, frame, shape_node or node, self.seq, detail, op,
+                                  self.guards()))
         for fr in self.frames:
             fr.evidence_count += 1
 
@@ -563,6 +582,16 @@ class ScopeCollector(Collector):
         fixture = any(matches(ctx.qualnames(_callee(d.decorator)), ctx.tables.fixture_decorators)
                       for d in node.decorators)
         is_test = is_test and not fixture  # a fixture is never collected as a test
+        if is_test and parent.kind == "module" and (ctx.conds or ctx.try_depth_module):
+            # Off in the body of a false `if`, or in the else branch of a true one.
+            statically_off = any(
+                _constant_truth(c.test) is neg for c, neg, _ in ctx.conds
+                if isinstance(c, cst.If))
+            if statically_off:
+                is_test = False  # e.g. defined under `if __name__ == "__main__":`
+            else:
+                ctx.suppress(SuppressionKind.DEAD_BRANCH, node.name, target=f"{ctx.path}::{name}",
+                             detail="test defined only when a module-level condition holds")
         ctx.order += 1
         _rebind(parent, name, ctx.order)
         frame = Frame("func", name, qual, node_id if parent.kind != "func" else
@@ -685,6 +714,55 @@ class AliasCollector(Collector):
                 self.ctx.aliases.bind(t.target.value, name)
 
 
+class ConditionCollector(Collector):
+    """The conditions around each statement (if/elif/else, while, for, try at module level)."""
+
+    def visit_If(self, node: cst.If) -> None:
+        ctx = self.ctx
+        if ctx.conds and ctx.conds[-1][0] is not node and isinstance(ctx.conds[-1][0], cst.If) \
+                and ctx.conds[-1][0].orelse is node:
+            prev, _, depth = ctx.conds.pop()  # elif: the previous test is now false
+            ctx.conds.append((prev, True, depth))
+        ctx.conds.append((node, False, len(ctx.frames)))
+
+    def visit_Else(self, node: cst.Else) -> None:
+        ctx = self.ctx
+        for i in range(len(ctx.conds) - 1, -1, -1):
+            owner = ctx.conds[i][0]
+            if getattr(owner, "orelse", None) is node:
+                ctx.conds[i] = (owner, True, ctx.conds[i][2])
+                break
+
+    def leave_If(self, node: cst.If) -> None:
+        ctx = self.ctx
+        while ctx.conds and ctx.conds[-1][0] is not node:
+            ctx.conds.pop()
+        if ctx.conds:
+            ctx.conds.pop()
+
+    def visit_While(self, node: cst.While) -> None:
+        self.ctx.conds.append((node, False, len(self.ctx.frames)))
+
+    def leave_While(self, node: cst.While) -> None:
+        if self.ctx.conds and self.ctx.conds[-1][0] is node:
+            self.ctx.conds.pop()
+
+    def visit_For(self, node: cst.For) -> None:
+        self.ctx.conds.append((node, False, len(self.ctx.frames)))
+
+    def leave_For(self, node: cst.For) -> None:
+        if self.ctx.conds and self.ctx.conds[-1][0] is node:
+            self.ctx.conds.pop()
+
+    def visit_Try(self, node: cst.Try) -> None:
+        if self.ctx.frame.kind == "module":
+            self.ctx.try_depth_module += 1
+
+    def leave_Try(self, node: cst.Try) -> None:
+        if self.ctx.frame.kind == "module":
+            self.ctx.try_depth_module -= 1
+
+
 class BindingCollector(Collector):
     """What each name is bound to per scope (for anchors that survive renames)."""
 
@@ -761,18 +839,20 @@ class AssertionCollector(Collector):
                 ctx.add_item(EvidenceKind.UNITTEST, node, op=attr)
                 return
         # The rest need resolved names: decide after the traversal.
-        frame, seq = ctx.frame, ctx.seq
-        ctx.deferred.append(lambda: self._classify_call(node, frame=frame, seq=seq))
+        frame, seq, guards = ctx.frame, ctx.seq, ctx.guards()
+        ctx.deferred.append(lambda: self._classify_call(node, frame=frame, seq=seq,
+                                                        guards=guards))
         if isinstance(func, cst.Name | cst.Attribute):
             name = func.value if isinstance(func, cst.Name) else func.attr.value
-            ctx.calls.append(RawCall(name, node, ctx.frame, ctx.seq))
+            ctx.calls.append(RawCall(name, node, ctx.frame, ctx.seq, guards))
 
     def _receiver_ok(self, func: cst.Attribute) -> bool:
         # self.assertX / cls.assertX / any_testcase.assertX; not pytest.fail etc.
         return func.attr.value != "fail" or (isinstance(func.value, cst.Name) and \
             func.value.value in ("self", "cls"))
 
-    def _classify_call(self, node: cst.Call, *, frame: Frame, seq: int) -> None:
+    def _classify_call(self, node: cst.Call, *, frame: Frame, seq: int,
+                       guards: tuple[tuple[cst.CSTNode, bool], ...] = ()) -> None:
         ctx = self.ctx
         names = ctx.qualnames(node.func)
         if not names:
@@ -803,7 +883,8 @@ class AssertionCollector(Collector):
                 return
         if kind is not None:
             ctx.items.append(RawItem(kind, node, frame, node, seq,
-                                     op=(dotted(node.func) or "").rsplit(".", 1)[-1]))
+                                     op=(dotted(node.func) or "").rsplit(".", 1)[-1],
+                                     guards=guards))
             for fr in (f for f in ctx.defs if f is frame):
                 fr.evidence_count += 1
             ctx.consumed.add(id(node))
@@ -821,6 +902,9 @@ class AssertionCollector(Collector):
         if matches(names, t.hypothesis_given):
             ctx.items.append(RawItem(EvidenceKind.PROPERTY, dec, frame, dec, 0, op="given"))
             frame.evidence_count += 1
+        elif matches(names, t.hypothesis_example) and isinstance(dec, cst.Call):
+            # An explicit example always runs: each one is a row of evidence.
+            ctx.items.append(RawItem(EvidenceKind.PARAM_ROW, dec, frame, dec, 0, op="example"))
         elif matches(names, t.hypothesis_settings) and isinstance(dec, cst.Call):
             # max_examples & co. are part of the @given property's strength.
             frame.settings = dec
@@ -1514,6 +1598,12 @@ def _static_value(node: ast.expr) -> object:
         if isinstance(a, int | float) and isinstance(b, int | float):
             return _ARITH[type(node.op)](a, b)
         return _UNKNOWN
+    if isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and \
+            node.left.id == "__name__" and len(node.ops) == 1 and \
+            isinstance(node.comparators[0], ast.Constant) and \
+            node.comparators[0].value == "__main__":
+        # Under pytest a test module is imported, never run as __main__.
+        return isinstance(node.ops[0], ast.NotEq)
     if isinstance(node, ast.Compare):
         left = _static_value(node.left)
         for op, comp in zip(node.ops, node.comparators, strict=True):
@@ -1678,7 +1768,8 @@ def _call_tautology(op: str, operands: tuple[str, ...]) -> bool:
 # --------------------------------------------------------------------------- driver
 
 _COLLECTORS: tuple[type[Collector], ...] = (
-    ScopeCollector, AliasCollector, BindingCollector, AssertionCollector, SuppressionCollector)
+    ConditionCollector, ScopeCollector, AliasCollector, BindingCollector, AssertionCollector,
+    SuppressionCollector)
 
 
 def extract(path: str, source: bytes, config: CollectionConfig, tables: Tables,
@@ -1814,7 +1905,7 @@ def _add_helper_calls(ctx: Context, helpers: set[str]) -> None:
             continue  # recursion inside a helper
         if _is_helper_call(ctx, call, helpers, ctx.helper_lookup):
             ctx.items.append(RawItem(EvidenceKind.HELPER_CALL, call.node, call.frame, call.node,
-                                     call.seq, op=call.name))
+                                     call.seq, op=call.name, guards=call.guards))
 
 
 def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileEvidence:
@@ -1862,7 +1953,11 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
             code=code, shape=shape, line=line_of(raw.node),
             detail=raw.detail if raw.kind is EvidenceKind.EXPECTED_READ else "",
             text=text if text != code else ""))
-    sups = [Suppression(s.kind, ctx.path, s.target, shaper.code(s.node), line_of(s.node),
+    # A skipif condition reading a module constant is as strong as that constant:
+    # `HAS_BACKEND = False` with an unchanged `skipif(not HAS_BACKEND)` is a new skip.
+    module_values = inliner.module_bindings()
+    sups = [Suppression(s.kind, ctx.path, s.target,
+                        _substitute(shaper.code(s.node), module_values), line_of(s.node),
                         s.detail) for s in ctx.suppressions]
     test_defs = [TestDef(f.node_id, f.name, line_of(f.node) if f.node else None,
                          _def_body(shaper, f.node)) for f in tests if f.node is not None]
@@ -1985,6 +2080,16 @@ class _Inliner:
         self._cache[key] = table
         return table
 
+    def module_bindings(self) -> dict[str, str]:
+        """Module-level names bound exactly once, to any expression."""
+        out: dict[str, str] = {}
+        for name, values in self.ctx.frames[0].bindings.items():
+            if len(values) == 1 and values[0] is not None:
+                code = self.shaper.code(values[0])
+                if len(code) <= _MAX_INLINE and name not in code:
+                    out[name] = code
+        return out
+
     def _fixture_values(self) -> dict[str, str]:
         if not hasattr(self, "_fixtures"):
             out: dict[str, str] = {}
@@ -2018,7 +2123,22 @@ class _Inliner:
                 code = f"{code} -> {target}"
         if raw.kind is EvidenceKind.PROPERTY and raw.frame.settings is not None:
             code = f"{code} @{self.shaper.code(raw.frame.settings)}"
-        return code, replace(shape, operands=operands, subject=subject)
+        guards = tuple(self._guard(node, negated, table) for node, negated in raw.guards)
+        if guards:
+            # The conditions a check runs under are part of it: wrapping an existing
+            # assert in `if os.environ.get("CI"):` changes when it can fail.
+            code = f"{code}  # under: {' and '.join(guards)}"
+        return code, replace(shape, operands=operands, subject=subject, guards=guards)
+
+    def _guard(self, node: cst.CSTNode, negated: bool, table: dict[str, str]) -> str:
+        if isinstance(node, cst.For):
+            text = f"for {self.shaper.code(node.target)} in {self.shaper.code(node.iter)}"
+        elif isinstance(node, cst.If | cst.While):
+            text = self.shaper.code(node.test)
+        else:
+            text = self.shaper.code(node)
+        text = _substitute(text, table) if table else text
+        return f"not ({text})" if negated else text
 
 
 def _swap_comparison(code: str) -> str:

@@ -78,6 +78,20 @@ class Repo:
              "--no-textconv", "-M", "--full-index", self.resolve(base), "--"],
             what="git diff --cached failed")
 
+    def grep_files(self, rev: str, text: str, pathspec: str = "*.py") -> list[str]:
+        """Paths at ``rev`` whose contents contain ``text`` (fixed string)."""
+        env = {**os.environ, **_GIT_ENV}
+        proc = subprocess.run(["git", "-C", str(self.root), "grep", "-l", "-z", "-F", "-e", text,
+                               rev, "--", pathspec], capture_output=True, env=env, check=False)
+        if proc.returncode == 1:  # no match
+            return []
+        if proc.returncode != 0:
+            raise GitError(f"git grep failed: {proc.stderr.decode('utf-8', 'replace').strip()}",
+                           path=str(self.root))
+        prefix = f"{rev}:"
+        return [p.decode("utf-8", "surrogateescape").removeprefix(prefix)
+                for p in proc.stdout.split(b"\x00") if p]
+
     def ls_tree(self, rev: str) -> list[TreeEntry]:
         """Every file in the tree at ``rev`` (recursive)."""
         out = self._run_bytes(["ls-tree", "-r", "-z", "--full-tree", rev],

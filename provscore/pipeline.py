@@ -215,6 +215,28 @@ def _cfg_sections(data: bytes | None) -> object:
     return {s: dict(parser.items(s)) for s in keep}
 
 
+_MAX_DATA_FILES = 40
+
+
+def _read_by_base_tests(repo: Repo, base: str, changes: ChangeSet,
+                        config: CollectionConfig) -> set[str]:
+    """Data files the patch edits or deletes that test code at base names: their contents
+    are some test's expected values, wherever they live (resources/expected.json)."""
+    out: set[str] = set()
+    candidates = [c.old_path for c in changes.files
+                  if c.old_path and not c.unsafe_reason and not c.old_path.endswith(".py")
+                  and c.status is not FileStatus.ADDED][:_MAX_DATA_FILES]
+    for path in candidates:
+        name = posixpath.basename(path)
+        if len(name) < 5 or "." not in name:
+            continue  # too generic to mean this file
+        for hit in repo.grep_files(base, name):
+            if classify_path(hit, config) in EVIDENCE_ROLES:
+                out.add(path)
+                break
+    return out
+
+
 def _analysed(change: FileChange, role: PathRole, post: bytes | None) -> bool:
     if change.unsafe_reason:
         return False
@@ -301,6 +323,7 @@ def run_static(req: ScoreRequest, oracle: OracleInputs | None = None) -> StaticR
                          runner_sections_changed=_runner_sections_changed(images.files))
     expected = {it.detail for p in pairs if p.post for it in p.post.items
                 if it.kind is EvidenceKind.EXPECTED_READ and it.detail}
+    expected |= _read_by_base_tests(repo, base_sha, changes, config)
     findings: list[Finding] = []
     findings += input_findings(reg, failures, unparseable)
     findings += write_set_findings(reg, changes, ws, max_files=req.contract.max_changed_files,

@@ -437,6 +437,13 @@ def compare(pre: EvidenceItem, post: EvidenceItem) -> tuple[Modification | None,
     a, b = pre.shape, post.shape
     if b.tautology and not a.tautology:
         return Modification.WEAKENED, "became a tautology"
+    if a.guards != b.guards:
+        added = [g for g in b.guards if g not in a.guards]
+        if added:
+            return Modification.WEAKENED, f"now runs only when {' and '.join(added)}"
+        if set(b.guards) < set(a.guards):
+            return Modification.STRENGTHENED, "runs under fewer conditions"
+        return Modification.CHANGED, "runs under different conditions"
     if pre.kind is EvidenceKind.PARAM_ROW:
         return Modification.EXPECTED_CHANGED, "parametrize row changed"
     if pre.kind is EvidenceKind.RAISES and post.kind is EvidenceKind.RAISES:

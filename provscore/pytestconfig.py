@@ -32,6 +32,7 @@ class RunnerOptions:
     addopts: tuple[str, ...]
     fail_under: float | None
     error: str | None = None
+    tox_flags: tuple[str, ...] = ()  # pytest options in tox.ini [testenv*] commands
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +110,34 @@ def read_options(files: Mapping[str, bytes | None]) -> RunnerOptions:
         errors.append(f"{source}: addopts: {exc}")
         addopts = ()
     return RunnerOptions(source, ini, addopts, _fail_under(files, errors),
-                         "; ".join(errors) or None)
+                         "; ".join(errors) or None, _tox_pytest_flags(files.get("tox.ini")))
+
+
+def _tox_pytest_flags(data: bytes | None) -> tuple[str, ...]:
+    """Options passed to pytest by tox's commands (`pytest -k "not slow" tests`)."""
+    text = _decode(data)
+    if text is None:
+        return ()
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return ("<tox.ini does not parse>",)
+    flags: list[str] = []
+    for section in parser.sections():
+        if not section.startswith("testenv") or not parser.has_option(section, "commands"):
+            continue
+        for line in parser.get(section, "commands").splitlines():
+            try:
+                tokens = shlex.split(line)
+            except ValueError:
+                flags.append(line.strip())
+                continue
+            for i, tok in enumerate(tokens):
+                if tok.endswith(("pytest", "py.test")) or tok == "pytest":
+                    flags += [t for t in tokens[i + 1:]]
+                    break
+    return tuple(flags)
 
 
 def _fail_under(files: Mapping[str, bytes | None], errors: list[str]) -> float | None:
@@ -162,6 +190,7 @@ _NARROWING_FLAGS = ("--deselect", "-k", "--ignore", "--ignore-glob", "-m", "--lf
                     "--cov-fail-under", "--ignore-glob", "--lfnf", "--last-failed-no-failures",
                     "--deselect-glob", "--timeout", "-q")
 _LOOSENING_KEYS = {"testpaths", "python_files", "python_classes", "python_functions",
+                   "filterwarnings", "log_level", "doctest_optionflags",
                    "norecursedirs", "xfail_strict", "collect_ignore", "empty_parameter_set_mark",
                    "minversion", "required_plugins", "console_output_style", "usefixtures",
                    "pythonpath", "consider_namespace_packages", "strict_markers", "strict"}
@@ -199,6 +228,12 @@ def compare_options(pre: RunnerOptions, post: RunnerOptions) -> list[ConfigChang
             changes.append(ConfigChange(path, "addopts", f"adds {flag}"))
         elif name.startswith("-"):
             changes.append(ConfigChange(path, "addopts", f"adds {flag} (unknown effect)"))
+    tox_before = list(pre.tox_flags)
+    for flag in post.tox_flags:
+        if flag in tox_before:
+            tox_before.remove(flag)
+        elif flag.startswith("-"):
+            changes.append(ConfigChange("tox.ini", "commands", f"tox runs pytest with {flag}"))
     for key in sorted(_LOOSENING_KEYS):
         a, b = pre.ini.get(key), post.ini.get(key)
         if a != b and not (key == "xfail_strict" and str(b).lower() in ("true", "1")):
