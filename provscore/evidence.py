@@ -250,6 +250,7 @@ class Tables:
 
 # --------------------------------------------------------------------------- normalising
 
+@functools.lru_cache(maxsize=65536)
 def normalize(code: str) -> str:
     """Code without comments or formatting: reformatting is not a change."""
     text = code.strip()
@@ -1544,7 +1545,17 @@ def _reraises(handler: cst.ExceptHandler | cst.ExceptStarHandler, ctx: Context) 
 def _constant_truth(expr: cst.BaseExpression) -> bool | None:
     """Truth of a condition that does not depend on the program: ``False``, ``0``,
     ``1 == 2``, ``not True``, ``TYPE_CHECKING``, ``not __debug__``; None when unknown."""
-    code = cst.Module(body=[]).code_for_node(expr)
+    if isinstance(expr, cst.Name | cst.Attribute | cst.Call | cst.Subscript) and not (
+            isinstance(expr, cst.Name) and expr.value in _STATIC_NAMES) and not (
+            isinstance(expr, cst.Attribute) and expr.attr.value == "TYPE_CHECKING") and not (
+            isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and
+            expr.func.value == "range"):
+        return None  # a plain name, attribute, call or subscript is never static
+    return _static_truth(cst.Module(body=[]).code_for_node(expr))
+
+
+@functools.lru_cache(maxsize=4096)
+def _static_truth(code: str) -> bool | None:
     try:
         tree = ast.parse(f"(\n{code}\n)", mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -1628,11 +1639,6 @@ def _static_value(node: ast.expr) -> object:
 
 # --------------------------------------------------------------------------- shapes
 
-_COMPARE_OPS: dict[type, str] = {
-    cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<", cst.LessThanEqual: "<=",
-    cst.GreaterThan: ">", cst.GreaterThanEqual: ">=", cst.In: "in", cst.NotIn: "not in",
-    cst.Is: "is", cst.IsNot: "is not",
-}
 _APPROX_NAMES = {"approx", "isclose", "allclose", "assert_allclose", "assert_almost_equal",
                  "assert_array_almost_equal", "assertAlmostEqual"}
 
@@ -1640,41 +1646,40 @@ _APPROX_NAMES = {"approx", "isclose", "allclose", "assert_allclose", "assert_alm
 class _Shaper:
     def __init__(self, module: cst.Module) -> None:
         self.module = module
+        # id → (node, code): holding the node keeps its id from being reused by another
+        # (temporary) node while the entry lives.
+        self._raw: dict[int, tuple[cst.CSTNode, str]] = {}
+
+    def raw(self, node: cst.CSTNode) -> str:
+        """The node's source as written (generated once per node)."""
+        hit = self._raw.get(id(node))
+        if hit is not None and hit[0] is node:
+            return hit[1]
+        text = self.module.code_for_node(node)
+        self._raw[id(node)] = (node, text)
+        return text
 
     def code(self, node: cst.CSTNode) -> str:
-        return normalize(self.module.code_for_node(node))
-
-    def keywords(self, node: cst.CSTNode) -> tuple[tuple[str, str], ...]:
-        found: list[tuple[str, str]] = []
-        shaper = self
-
-        class _Kw(cst.CSTVisitor):
-            def visit_Call(self, call: cst.Call) -> None:
-                name = (dotted(call.func) or "").rsplit(".", 1)[-1]
-                prefix = "approx." if name in _APPROX_NAMES and call is not node else ""
-                if call is node or prefix:
-                    for a in call.args:
-                        if a.keyword is not None:
-                            found.append((prefix + a.keyword.value, shaper.code(a.value)))
-                    if prefix:
-                        found.append(("approx", "1"))
-
-        node.visit(_Kw())
-        return tuple(sorted(found))
+        return normalize(self.raw(node))
 
     def shape(self, raw: RawItem) -> Shape:
+        """What the item checks. Built from the ``ast`` of its normalised code, so each
+        item's source is generated once (libcst code generation is the expensive part)."""
         node = raw.shape_node
-        if raw.kind is EvidenceKind.ASSERT and isinstance(node, cst.BaseExpression):
-            return self.assert_shape(node)
-        if isinstance(node, cst.Call):
-            operands = tuple(self.code(a.value) for a in node.args if a.keyword is None
-                             and a.star == "")
-            op = raw.op or (dotted(node.func) or "call").rsplit(".", 1)[-1]
-            kws = self.keywords(node)
+        text = self.code(node)
+        expr = _parse_expr(text)
+        if raw.kind is EvidenceKind.ASSERT and expr is not None:
+            return assert_shape(expr)
+        if isinstance(expr, ast.Call):
+            op = raw.op or (_ast_name(expr.func) or "call")
+            operands = tuple(ast.unparse(a) for a in expr.args if not isinstance(a, ast.Starred))
+            kws = _ast_keywords(expr)
             if raw.kind is EvidenceKind.PROPERTY and raw.frame.settings is not None:
-                kws = tuple(sorted(kws + self.keywords(raw.frame.settings)))
-            if raw.kind is EvidenceKind.MOCK and isinstance(node.func, cst.Attribute):
-                subject = self.code(node.func.value)
+                settings = _parse_expr(self.code(raw.frame.settings))
+                if isinstance(settings, ast.Call):
+                    kws = tuple(sorted(kws + _ast_keywords(settings)))
+            if raw.kind is EvidenceKind.MOCK and isinstance(expr.func, ast.Attribute):
+                subject = ast.unparse(expr.func.value)
             elif raw.kind in (EvidenceKind.UNITTEST, EvidenceKind.LIBRARY) and operands:
                 subject = operands[0]
             else:
@@ -1682,71 +1687,102 @@ class _Shaper:
             return Shape(op, operands, kws, tautology=_call_tautology(op, operands),
                          subject=subject)
         op = raw.op or raw.kind.value
-        return Shape(op, (self.code(node),), subject=op)
+        return Shape(op, (text,), subject=op)
 
-    def operand(self, node: cst.BaseExpression) -> str:
-        """An operand's code with approx/isclose keywords removed: tolerances are compared
-        as keywords (wider is weaker), not as a changed operand."""
-        code = self.code(node)
-        if "approx" not in code and "isclose" not in code:
-            return code
-        try:
-            tree = ast.parse(code, mode="eval")
-        except SyntaxError:
-            return code
-        for call in ast.walk(tree):
-            if isinstance(call, ast.Call):
-                name = call.func.attr if isinstance(call.func, ast.Attribute) else (
-                    call.func.id if isinstance(call.func, ast.Name) else "")
-                if name in _APPROX_NAMES:
-                    call.keywords = []
-        return ast.unparse(tree)
 
-    def assert_shape(self, test: cst.BaseExpression) -> Shape:
-        conj = _conjuncts(test)
-        first = conj[0]
-        kws = self.keywords(test)
-        taut = _assert_tautology(self, test)
-        if isinstance(first, cst.Comparison) and len(first.comparisons) == 1:
-            comp = first.comparisons[0]
-            op = _COMPARE_OPS.get(type(comp.operator), "cmp")
-            left, right = self.operand(first.left), self.operand(comp.comparator)
-            if op == "is not" and right == "None":
-                return Shape("not None", (left,), kws, len(conj), taut, left)
-            return Shape(op, (left, right), kws, len(conj), taut, left)
-        if isinstance(first, cst.UnaryOperation) and isinstance(first.operator, cst.Not):
-            inner = self.code(first.expression)
-            return Shape("not", (inner,), kws, len(conj), taut, inner)
-        code = self.code(first)
-        if isinstance(first, cst.Call):
-            name = (dotted(first.func) or "").rsplit(".", 1)[-1]
-            if name in ("isinstance", "hasattr", "callable", "any", "all", "bool", "len"):
-                subject = self.code(first.args[0].value) if first.args else code
-                return Shape(f"truthy:{name}", (code,), kws, len(conj), taut, subject)
-        return Shape("truthy", (code,), kws, len(conj), taut, code)
+def _parse_expr(code: str) -> ast.expr | None:
+    try:
+        return ast.parse(code, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _ast_name(func: ast.expr) -> str:
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""
+
+
+def _ast_keywords(call: ast.Call) -> tuple[tuple[str, str], ...]:
+    """The call's own keywords, plus those of approx()/isclose() calls inside it (prefixed
+    ``approx.``): a tolerance is a property of the comparison it modifies."""
+    found = [(k.arg, ast.unparse(k.value)) for k in call.keywords if k.arg is not None]
+    found += _approx_keywords(call.args)
+    return tuple(sorted(found))
+
+
+def _approx_keywords(nodes: Iterable[ast.AST]) -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    for root in nodes:
+        for sub in ast.walk(root):
+            if isinstance(sub, ast.Call) and _ast_name(sub.func) in _APPROX_NAMES:
+                found += [(f"approx.{k.arg}", ast.unparse(k.value)) for k in sub.keywords
+                          if k.arg is not None]
+                found.append(("approx", "1"))
+    return found
+
+
+def _operand(node: ast.expr) -> str:
+    """An operand without approx/isclose keywords: tolerances are compared as keywords
+    (wider is weaker), not as a changed operand."""
+    code = ast.unparse(node)
+    if not any(name in code for name in _APPROX_NAMES):
+        return code
+    tree = _parse_expr(code)
+    if tree is None:
+        return code
+    for sub in ast.walk(tree):
+        if isinstance(sub, ast.Call) and _ast_name(sub.func) in _APPROX_NAMES:
+            sub.keywords = []
+    return ast.unparse(tree)
+
+
+_AST_COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">",
+                ast.GtE: ">=", ast.In: "in", ast.NotIn: "not in", ast.Is: "is",
+                ast.IsNot: "is not"}
+_TRUTHY_CALLS = ("isinstance", "hasattr", "callable", "any", "all", "bool", "len")
+
+
+def assert_shape(expr: ast.expr) -> Shape:
+    """The shape of one asserted condition (one conjunct of an assert)."""
+    kws = tuple(sorted(_approx_keywords([expr])))
+    taut = _ast_tautology(expr)
+    if isinstance(expr, ast.Compare) and len(expr.ops) == 1:
+        op = _AST_COMPARE.get(type(expr.ops[0]), "cmp")
+        left, right = _operand(expr.left), _operand(expr.comparators[0])
+        if op == "is not" and right == "None":
+            return Shape("not None", (left,), kws, 1, taut, left)
+        return Shape(op, (left, right), kws, 1, taut, left)
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
+        inner = ast.unparse(expr.operand)
+        return Shape("not", (inner,), kws, 1, taut, inner)
+    code = ast.unparse(expr)
+    if isinstance(expr, ast.Call) and _ast_name(expr.func) in _TRUTHY_CALLS:
+        subject = ast.unparse(expr.args[0]) if expr.args else code
+        return Shape(f"truthy:{_ast_name(expr.func)}", (code,), kws, 1, taut, subject)
+    return Shape("truthy", (code,), kws, 1, taut, code)
+
+
+def _ast_tautology(expr: ast.expr) -> bool:
+    """A condition that holds whatever the code does: a truthy constant, a non-empty tuple
+    (`assert (x, "msg")`), `x or True`, `x == x`."""
+    value = _static_value(expr)
+    if value is not _UNKNOWN and bool(value):
+        return True
+    if isinstance(expr, ast.Tuple) and expr.elts:
+        return True
+    if isinstance(expr, ast.BoolOp) and isinstance(expr.op, ast.Or):
+        return any(_ast_tautology(v) for v in expr.values)
+    if isinstance(expr, ast.Compare) and len(expr.ops) == 1 and \
+            isinstance(expr.ops[0], ast.Eq | ast.Is | ast.LtE | ast.GtE):
+        return ast.unparse(expr.left) == ast.unparse(expr.comparators[0])
+    return False
 
 
 def _conjuncts(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
     if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.And):
         return _conjuncts(expr.left) + _conjuncts(expr.right)
     return [expr]
-
-
-def _assert_tautology(shaper: _Shaper, test: cst.BaseExpression) -> bool:
-    truth = _constant_truth(test)
-    if truth is True:
-        return True
-    if isinstance(test, cst.Tuple) and test.elements:
-        return True  # assert (x, "msg") is always true
-    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
-        return _constant_truth(test.left) is True or _constant_truth(test.right) is True \
-            or _assert_tautology(shaper, test.left) or _assert_tautology(shaper, test.right)
-    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
-        op = _COMPARE_OPS.get(type(test.comparisons[0].operator), "")
-        if op in ("==", "is", "<=", ">=") and \
-                shaper.code(test.left) == shaper.code(test.comparisons[0].comparator):
-            return True
-    return False
 
 
 _TRUE_WHEN_CONSTANT = {"assertTrue": True, "assert_": True, "failUnless": True,
@@ -1781,23 +1817,41 @@ def extract(path: str, source: bytes, config: CollectionConfig, tables: Tables,
     collection config); a conftest or helper module holds helpers, never tests.
     """
     collect = config.is_collected(path) if collect_tests is None else collect_tests
+
+    def attempt() -> FileEvidence:
+        return _guarded(path, lambda: _extract(path, source, config, tables, helper_lookup,
+                                               collect))
+
+    # Most files classify on the caller's stack; only a RecursionError (deeply nested
+    # real files) pays for a thread with a large stack and a raised recursion limit.
+    try:
+        return attempt()
+    except RecursionError:
+        pass
     result: list[FileEvidence] = []
 
     def work() -> None:
         try:
-            result.append(_extract(path, source, config, tables, helper_lookup, collect))
-        except cst.ParserSyntaxError as exc:
-            result.append(FileEvidence(path, error=f"syntax error: {exc.message}",
-                                       error_line=exc.raw_line))
+            result.append(attempt())
         except RecursionError:
             result.append(FileEvidence(path, error="nesting too deep to classify"))
-        except (UnicodeDecodeError, UnicodeEncodeError, LookupError) as exc:
-            result.append(FileEvidence(path, error=f"cannot decode source: {exc}"))
-        except Exception as exc:  # fail closed: an unclassifiable file is never clean
-            result.append(FileEvidence(path, error=f"cannot classify: {type(exc).__name__}: {exc}"))
 
     run_deep(work)
     return result[0]
+
+
+def _guarded(path: str, attempt: Callable[[], FileEvidence]) -> FileEvidence:
+    """Run one classification; every failure but RecursionError becomes PS903 data."""
+    try:
+        return attempt()
+    except RecursionError:
+        raise
+    except cst.ParserSyntaxError as exc:
+        return FileEvidence(path, error=f"syntax error: {exc.message}", error_line=exc.raw_line)
+    except (UnicodeDecodeError, UnicodeEncodeError, LookupError) as exc:
+        return FileEvidence(path, error=f"cannot decode source: {exc}")
+    except Exception as exc:  # fail closed: an unclassifiable file is never clean
+        return FileEvidence(path, error=f"cannot classify: {type(exc).__name__}: {exc}")
 
 
 _DEEP_STACK = 512 * 1024 * 1024
@@ -1992,41 +2046,40 @@ def _canonical(raw: RawItem, shaper: _Shaper) -> tuple[EvidenceKind, str, Shape]
     """One spelling per check: unittest's assertEqual(a, b) is `assert a == b`, and
     self.assertRaises(E, f, x), `with pytest.raises(E)` and `raises(E)` are raises(E).
     Equal-strength conversions between the spellings are then no change."""
-    node = raw.node
-    if not isinstance(node, cst.Call):
+    if not isinstance(raw.node, cst.Call):
         return None
-    args = [a for a in node.args if a.keyword is None and a.star == ""]
-    kwargs = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+    call = _parse_expr(shaper.code(raw.node))
+    if not isinstance(call, ast.Call):
+        return None
+    args = [a for a in call.args if not isinstance(a, ast.Starred)]
+    kwargs = {k.arg: k.value for k in call.keywords if k.arg is not None}
     op = raw.op
     if raw.kind is EvidenceKind.UNITTEST and op in _UNITTEST_AS_ASSERT:
         template, arity = _UNITTEST_AS_ASSERT[op]
         if len(args) < arity or set(kwargs) - {"msg"}:
             return None
-        parts = [f"({shaper.code(a.value)})" for a in args[:arity]]
-        try:
-            expr = cst.parse_expression(template.format(*parts))
-        except cst.ParserSyntaxError:
+        expr = _parse_expr(template.format(*(f"({ast.unparse(a)})" for a in args[:arity])))
+        if expr is None:
             return None
-        text = normalize("assert " + shaper.code(expr))
-        return EvidenceKind.ASSERT, text, shaper.assert_shape(expr)
+        return EvidenceKind.ASSERT, normalize("assert " + ast.unparse(expr)), assert_shape(expr)
     kind_name = _RAISES_METHODS.get(op) if raw.kind is EvidenceKind.UNITTEST else (
         op if raw.kind is EvidenceKind.RAISES and op in ("raises", "warns") else None)
     if kind_name is None:
         return None
     exc = kwargs.get("expected_exception") or kwargs.get("expected_warning") or (
-        args[0].value if args else None)
+        args[0] if args else None)
     if exc is None:
         return None
-    excs = [e.value for e in exc.elements] if isinstance(exc, cst.Tuple) else [exc]
-    names = tuple(sorted(shaper.code(e) for e in excs))
+    excs = exc.elts if isinstance(exc, ast.Tuple) else [exc]
+    names = tuple(sorted(ast.unparse(e) for e in excs))
     pattern = kwargs.get("match") or kwargs.get("expected_regex")
     if pattern is None and op.endswith(("Regex", "Regexp")) and len(args) > 1:
-        pattern = args[1].value
+        pattern = args[1]
     keywords: tuple[tuple[str, str], ...] = ()
     text = f"{kind_name}({', '.join(names)})"
     if pattern is not None:
-        keywords = (("match", shaper.code(pattern)),)
-        text = f"{kind_name}({', '.join(names)}, match={shaper.code(pattern)})"
+        keywords = (("match", ast.unparse(pattern)),)
+        text = f"{kind_name}({', '.join(names)}, match={ast.unparse(pattern)})"
     return EvidenceKind.RAISES, text, Shape(kind_name, names, keywords, subject=kind_name)
 
 
