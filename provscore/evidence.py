@@ -16,6 +16,7 @@ import builtins
 import enum
 import fnmatch
 import functools
+import gc
 import operator
 import sys
 import textwrap
@@ -495,54 +496,71 @@ class Collector:
         """Called after the traversal, when every alias is known."""
 
 
-class _Traversal(cst.CSTVisitor):
-    """One walk over the tree dispatching each node to every interested collector."""
+# Fields that hold only whitespace, comments or punctuation: nothing a collector reads.
+_SKIPPED_FIELDS = frozenset({
+    "leading_lines", "lines_after_decorators", "lpar", "rpar", "comma", "semicolon", "dot",
+    "header", "footer", "asynchronous", "trailing_whitespace", "equal", "operator",
+    "colon", "star_tok", "whitespace", "default_indent", "default_newline", "encoding",
+    "first_line", "empty_lines", "indent", "newline", "lbracket", "rbracket",
+    "lbrace", "rbrace", "between"})
 
-    _dispatch_cache: ClassVar[dict[tuple[type, ...], tuple[dict[str, list[str]],
-                                                           dict[str, list[str]]]]] = {}
+
+@functools.cache
+def _child_fields(node_type: type) -> tuple[str, ...]:
+    import dataclasses
+
+    return tuple(f.name for f in dataclasses.fields(node_type)
+                 if not f.name.startswith("whitespace") and f.name not in _SKIPPED_FIELDS)
+
+
+class _Walker:
+    """One read-only walk over the tree dispatching each node to every interested
+    collector. libcst's own visit() rebuilds every node it passes (even for a read-only
+    visitor) and looks up per-field hooks; walking the dataclass fields directly, and
+    skipping whitespace and punctuation, does the same visit in about a third of the
+    time. Order: fields in declaration order (source order except decorators, which
+    come after the body; no collector depends on that)."""
+
+    _dispatch_cache: ClassVar[dict[tuple[type, ...], tuple[set[str], set[str]]]] = {}
 
     def __init__(self, ctx: Context, collectors: Sequence[Collector]) -> None:
-        super().__init__()
         self.ctx = ctx
         key = tuple(type(c) for c in collectors)
         if key not in self._dispatch_cache:
-            visit: dict[str, list[str]] = {}
-            leave: dict[str, list[str]] = {}
-            for c in collectors:
-                for attr in dir(type(c)):
-                    if attr.startswith("visit_"):
-                        visit.setdefault(attr[6:], []).append(attr)
-                    elif attr.startswith("leave_"):
-                        leave.setdefault(attr[6:], []).append(attr)
-            self._dispatch_cache[key] = (visit, leave)
-        visit_names, leave_names = self._dispatch_cache[key]
-        self._visit = {t: [getattr(c, f"visit_{t}") for c in collectors
-                           if hasattr(c, f"visit_{t}")] for t in visit_names}
-        self._leave = {t: [getattr(c, f"leave_{t}") for c in collectors
-                           if hasattr(c, f"leave_{t}")] for t in leave_names}
+            visit_types = {a[6:] for c in collectors for a in dir(type(c))
+                           if a.startswith("visit_")}
+            leave_types = {a[6:] for c in collectors for a in dir(type(c))
+                           if a.startswith("leave_")}
+            self._dispatch_cache[key] = (visit_types, leave_types)
+        visit_types, leave_types = self._dispatch_cache[key]
+        self._visit: dict[str, list[Callable[[Any], Any]]] = {
+            t: [getattr(c, f"visit_{t}") for c in collectors if hasattr(c, f"visit_{t}")]
+            for t in visit_types}
+        self._leave: dict[str, list[Callable[[Any], Any]]] = {
+            t: [getattr(c, f"leave_{t}") for c in collectors if hasattr(c, f"leave_{t}")]
+            for t in leave_types}
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        handlers = self._visit.get(type(node).__name__)
+    def walk(self, node: cst.CSTNode) -> None:
+        name = type(node).__name__
         descend = True
+        handlers = self._visit.get(name)
         if handlers:
             for h in handlers:
                 if h(node) is False:
                     descend = False
-        return descend
-
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        handlers = self._leave.get(type(original_node).__name__)
-        if handlers:
-            for h in handlers:
-                h(original_node)
-
-    # libcst looks up visit_<Node>_<field> hooks for every child field of every node;
-    # collectors use none, so skipping the lookups saves a third of the traversal.
-    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
-        return None
-
-    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
-        return None
+        if descend:
+            for field_name in _child_fields(type(node)):
+                value = getattr(node, field_name)
+                if isinstance(value, cst.CSTNode):
+                    self.walk(value)
+                elif isinstance(value, tuple | list):
+                    for item in value:
+                        if isinstance(item, cst.CSTNode):
+                            self.walk(item)
+        leave = self._leave.get(name)
+        if leave:
+            for h in leave:
+                h(node)
 
 
 # --------------------------------------------------------------------------- collectors
@@ -1738,6 +1756,8 @@ class _Shaper:
 
 
 def _parse_expr(code: str) -> ast.expr | None:
+    # Not memoised: keeping thousands of ast trees alive makes every GC pass slower
+    # than the parses it saves (measured: 2.6x -> 3.4x parse_module).
     try:
         return ast.parse(code, mode="eval").body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -1775,8 +1795,9 @@ def _operand(node: ast.expr) -> str:
     code = ast.unparse(node)
     if not any(name in code for name in _APPROX_NAMES):
         return code
-    tree = _parse_expr(code)
-    if tree is None:
+    try:  # a private copy: the keywords are removed in place
+        tree = ast.parse(code, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return code
     for sub in ast.walk(tree):
         if isinstance(sub, ast.Call) and _ast_name(sub.func) in _APPROX_NAMES:
@@ -1926,10 +1947,24 @@ def run_deep(fn: Callable[[], None]) -> None:
 
 def _extract(path: str, source: bytes, config: CollectionConfig, tables: Tables,
              helper_lookup: HelperLookup | None, collect_tests: bool) -> FileEvidence:
+    # Parsing and walking allocate hundreds of thousands of short-lived nodes that form
+    # no cycles worth collecting mid-file; pausing the cyclic GC for one file saves the
+    # repeated full traversals (it is re-enabled, and collects, right after).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _extract_file(path, source, config, tables, helper_lookup, collect_tests)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _extract_file(path: str, source: bytes, config: CollectionConfig, tables: Tables,
+                  helper_lookup: HelperLookup | None, collect_tests: bool) -> FileEvidence:
     module = cst.parse_module(source)
     ctx = Context(path, config, tables, helper_lookup, collect_tests)
     collectors = [cls(ctx) for cls in _COLLECTORS]
-    module.visit(_Traversal(ctx, collectors))
+    _Walker(ctx, collectors).walk(module)
     for fn in ctx.deferred:
         fn()
     for c in collectors:
