@@ -1730,29 +1730,35 @@ class _Shaper:
     def shape(self, raw: RawItem) -> Shape:
         """What the item checks. Built from the ``ast`` of its normalised code, so each
         item's source is generated once (libcst code generation is the expensive part)."""
-        node = raw.shape_node
-        text = self.code(node)
-        expr = _parse_expr(text)
-        if raw.kind is EvidenceKind.ASSERT and expr is not None:
-            return assert_shape(expr)
-        if isinstance(expr, ast.Call):
-            op = raw.op or (_ast_name(expr.func) or "call")
-            operands = tuple(ast.unparse(a) for a in expr.args if not isinstance(a, ast.Starred))
-            kws = _ast_keywords(expr)
-            if raw.kind is EvidenceKind.PROPERTY and raw.frame.settings is not None:
-                settings = _parse_expr(self.code(raw.frame.settings))
-                if isinstance(settings, ast.Call):
-                    kws = tuple(sorted(kws + _ast_keywords(settings)))
-            if raw.kind is EvidenceKind.MOCK and isinstance(expr.func, ast.Attribute):
-                subject = ast.unparse(expr.func.value)
-            elif raw.kind in (EvidenceKind.UNITTEST, EvidenceKind.LIBRARY) and operands:
-                subject = operands[0]
-            else:
-                subject = op
-            return Shape(op, operands, kws, tautology=_call_tautology(op, operands),
-                         subject=subject)
-        op = raw.op or raw.kind.value
-        return Shape(op, (text,), subject=op)
+        settings = self.code(raw.frame.settings) \
+            if raw.kind is EvidenceKind.PROPERTY and raw.frame.settings is not None else ""
+        return _shape_of(raw.kind, raw.op, self.code(raw.shape_node), settings)
+
+
+@functools.lru_cache(maxsize=32768)
+def _shape_of(kind: EvidenceKind, op: str, text: str, settings: str) -> Shape:
+    """Memoised by text: a patch's pre- and post-image share nearly every check."""
+    expr = _parse_expr(text)
+    if kind is EvidenceKind.ASSERT and expr is not None:
+        return assert_shape(expr)
+    if isinstance(expr, ast.Call):
+        op = op or (_ast_name(expr.func) or "call")
+        operands = tuple(ast.unparse(a) for a in expr.args if not isinstance(a, ast.Starred))
+        kws = _ast_keywords(expr)
+        if settings:
+            settings_call = _parse_expr(settings)
+            if isinstance(settings_call, ast.Call):
+                kws = tuple(sorted(kws + _ast_keywords(settings_call)))
+        if kind is EvidenceKind.MOCK and isinstance(expr.func, ast.Attribute):
+            subject = ast.unparse(expr.func.value)
+        elif kind in (EvidenceKind.UNITTEST, EvidenceKind.LIBRARY) and operands:
+            subject = operands[0]
+        else:
+            subject = op
+        return Shape(op, operands, kws, tautology=_call_tautology(op, operands),
+                     subject=subject)
+    op = op or kind.value
+    return Shape(op, (text,), subject=op)
 
 
 def _parse_expr(code: str) -> ast.expr | None:
