@@ -2235,7 +2235,7 @@ class _Inliner:
                 code = self.shaper.code(values[0])
                 if len(code) > _MAX_INLINE or name in code:
                     continue
-                if fr.kind == "module" and not _is_literal_code(code):
+                if fr.kind == "module" and not is_literal_code(code):
                     continue
                 table[name] = code
         self._cache[key] = table
@@ -2272,7 +2272,7 @@ class _Inliner:
         if raw.kind is EvidenceKind.ASSERT and shape.op in _SYMMETRIC and len(operands) == 2:
             # `2 == value` is `value == 2`: the expected literal goes second.
             left, right = operands
-            if _is_literal_code(left) and not _is_literal_code(right):
+            if is_literal_code(left) and not is_literal_code(right):
                 operands, subject = (right, left), right
                 code = _swap_comparison(code)
         if raw.kind is EvidenceKind.PARAM_ROW and raw.detail:
@@ -2330,7 +2330,8 @@ def _call_target(ctx: Context, node: cst.CSTNode) -> str:
     return ",".join(targets)
 
 
-def _is_literal_code(code: str) -> bool:
+def is_literal_code(code: str) -> bool:
+    """Whether code is a Python literal (what an expected value usually is)."""
     try:
         ast.literal_eval(code)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):

@@ -26,6 +26,7 @@ from provscore.evidence import (
     Shape,
     Suppression,
     TestDef,
+    is_literal_code,
 )
 from provscore.model import Modification, Provenance
 from provscore.rules import patterns
@@ -322,14 +323,6 @@ def _rank(shape: Shape, kind: EvidenceKind) -> int | None:
     return None
 
 
-def _is_literal(code: str) -> bool:
-    try:
-        ast.literal_eval(code)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return False
-    return True
-
-
 def _number(code: str) -> float | None:
     try:
         value = ast.literal_eval(code)
@@ -473,7 +466,7 @@ def compare(pre: EvidenceItem, post: EvidenceItem) -> tuple[Modification | None,
     if a.op == b.op and a.operands != b.operands:
         if len(a.operands) == len(b.operands):
             diff = [(x, y) for x, y in zip(a.operands, b.operands, strict=True) if x != y]
-            if len(diff) == 1 and (_is_literal(diff[0][0]) or _is_literal(diff[0][1])):
+            if len(diff) == 1 and (is_literal_code(diff[0][0]) or is_literal_code(diff[0][1])):
                 return Modification.EXPECTED_CHANGED, \
                     f"expected value {diff[0][0]} became {diff[0][1]}"
         return Modification.CHANGED, "checked expression changed"

@@ -13,55 +13,18 @@ family) or ``reason="FALSE POSITIVE: ..."`` (a benign change that is rejected).
 from __future__ import annotations
 
 import os
-import textwrap
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
 
 import pytest
+from adversarial_support import (
+    ALWAYS,
+    Case,
+    T,
+    describe,
+    py,
+    rejects,
+    score_case,
+)
 from tests_support import GitRepo
-
-from provscore.model import Action
-from provscore.report.model import Report
-
-T = "tests/test_example.py"
-ALWAYS = frozenset({"PS502"})  # no off-tree results are given in these cases
-
-Files = Mapping[str, str | bytes | None]
-
-
-def py(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
-
-
-@dataclass(frozen=True)
-class Case:
-    base: Files
-    after: Files
-    expect: tuple[str, ...] = ()  # any of these rejecting satisfies a tampering case
-    extra: Mapping[str, Any] = field(default_factory=dict)
-
-
-def rejects(report: Report) -> set[str]:
-    return {f.code for f in report.findings if f.action is Action.REJECT}
-
-
-def describe(report: Report) -> str:
-    return "\n".join(f"{f.code} {f.action.value}: {f.message}" for f in report.findings)
-
-
-def score_case(repo: GitRepo, case: Case) -> Report:
-    repo.commit({"README.md": "example\n", **case.base})
-    return repo.score(repo.diff(case.after))
-
-
-def miss(what: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, reason=f"MISS: {what}")
-
-
-def false_positive(what: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, reason=f"FALSE POSITIVE: {what}")
-
 
 # --------------------------------------------------------------------------- common bases
 
