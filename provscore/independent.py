@@ -22,6 +22,8 @@ from provscore.rules import Registry
 class VoteStatus(enum.StrEnum):
     PASSED = "passed"
     FAILED = "failed"
+    PROPERTY_PASSED = "property_passed"  # an oracle property (test file in the oracle dir)
+    PROPERTY_FAILED = "property_failed"
     UNSCORED_FLAKY = "unscored_flaky"
     UNSCORED_FROZEN = "unscored_frozen"
     NOT_RUN = "not_run"  # skipped, xfailed, xpassed: no evidence either way
@@ -47,11 +49,11 @@ class IndependentEvidence:
 
     @property
     def passed(self) -> int:
-        return self.count(VoteStatus.PASSED)
+        return self.count(VoteStatus.PASSED, VoteStatus.PROPERTY_PASSED)
 
     @property
     def failed(self) -> int:
-        return self.count(VoteStatus.FAILED)
+        return self.count(VoteStatus.FAILED, VoteStatus.PROPERTY_FAILED)
 
     @property
     def unscored(self) -> int:
@@ -87,7 +89,10 @@ def _file_of(node_id: str) -> str:
 
 def assess(outcomes: Mapping[str, tuple[Outcome, ...]], *, prov: ProvenanceResult,
            exists_at_base: Callable[[str], bool], frozen: frozenset[str],
-           flake: Mapping[str, FlakeState], reg: Registry) -> IndependentEvidence:
+           flake: Mapping[str, FlakeState], reg: Registry,
+           is_property: Callable[[str], bool] = lambda _: False) -> IndependentEvidence:
+    """Votes of every off-tree result. ``is_property(file)``: the test file is an oracle
+    property (it lives in the oracle dir), so it votes and its failure is PS504."""
     added, rewritten = agent_written_tests(prov)
     votes: list[Vote] = []
     findings: list[Finding] = []
@@ -95,7 +100,10 @@ def assess(outcomes: Mapping[str, tuple[Outcome, ...]], *, prov: ProvenanceResul
         runs = outcomes[node_id]
         verdicts = tuple(o.verdict.value for o in runs)
         base_id = node_id.split("[", 1)[0]
-        if _covered(added, node_id):
+        prop = is_property(_file_of(node_id))
+        if prop:
+            pass  # properties live outside the write set: never agent-written
+        elif _covered(added, node_id):
             votes.append(Vote(node_id, VoteStatus.AGENT_WRITTEN, verdicts,
                               "added by the patch"))
             continue
@@ -103,7 +111,7 @@ def assess(outcomes: Mapping[str, tuple[Outcome, ...]], *, prov: ProvenanceResul
             votes.append(Vote(node_id, VoteStatus.AGENT_WRITTEN, verdicts,
                               "rewritten by the patch: its pass does not count"))
             continue
-        if not exists_at_base(_file_of(node_id)):
+        if not prop and not exists_at_base(_file_of(node_id)):
             votes.append(Vote(node_id, VoteStatus.UNKNOWN, verdicts,
                               f"{_file_of(node_id)} does not exist at base"))
             continue
@@ -131,13 +139,16 @@ def assess(outcomes: Mapping[str, tuple[Outcome, ...]], *, prov: ProvenanceResul
                                                  test=node_id, reason=flaky_reason))
             continue
         if fails:
-            votes.append(Vote(node_id, VoteStatus.FAILED, verdicts))
+            code = "PS504" if prop else "PS501"
+            votes.append(Vote(node_id, VoteStatus.PROPERTY_FAILED if prop else VoteStatus.FAILED,
+                              verdicts))
             msg = (fails[0].message or fails[0].verdict.value).splitlines()[0][:300]
-            findings.append(reg["PS501"].finding(location=Location(_file_of(node_id)),
-                                                 node_id=node_id, anchor=f"PS501|{node_id}",
-                                                 test=node_id, detail=msg))
+            findings.append(reg[code].finding(location=Location(_file_of(node_id)),
+                                              node_id=node_id, anchor=f"{code}|{node_id}",
+                                              test=node_id, detail=msg))
         else:
-            votes.append(Vote(node_id, VoteStatus.PASSED, verdicts))
+            votes.append(Vote(node_id, VoteStatus.PROPERTY_PASSED if prop else VoteStatus.PASSED,
+                              verdicts))
     return IndependentEvidence(tuple(votes), tuple(findings))
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import configparser
 import posixpath
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
@@ -465,7 +465,8 @@ def score(req: ScoreRequest) -> Report:
     flake = flake_states(oracle.flake_rows, window=contract.flake_window,
                          reentry_streak=contract.reentry_streak) if oracle.flake_rows else {}
     evidence = assess(by_node_id(runs), prov=static.provenance, exists_at_base=base_files.exists,
-                      frozen=frozen, flake=flake, reg=reg)
+                      frozen=frozen, flake=flake, reg=reg,
+                      is_property=_oracle_property_files(req.oracle_dir))
     findings += evidence.findings
     if req.static_only:
         not_evaluated[10] = "--static-only: independent evidence not evaluated"
@@ -481,6 +482,22 @@ def score(req: ScoreRequest) -> Report:
                      static_only=req.static_only)
     return build_report(req, static, tuple(sorted(findings, key=report_order)), verdict,
                         [str(p) for p in req.results], evidence.votes)
+
+
+def _oracle_property_files(oracle_dir: Path | None) -> Callable[[str], bool]:
+    """Whether a result's test file is a property kept in the oracle dir: its path relative
+    to the oracle dir, the oracle dir's own name as prefix, or an absolute path inside it."""
+    if oracle_dir is None or not oracle_dir.is_dir():
+        return lambda _: False
+    root = oracle_dir.resolve()
+    names = {p.relative_to(root).as_posix() for p in root.rglob("*.py")}
+
+    def check(file: str) -> bool:
+        if file in names or file.removeprefix(f"{oracle_dir.name}/") in names:
+            return True
+        path = Path(file)
+        return path.is_absolute() and path.resolve().is_relative_to(root)
+    return check
 
 
 class _BaseFiles:

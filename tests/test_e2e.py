@@ -236,3 +236,52 @@ def test_results_of_agent_tests_never_vote(repo: GitRepo, tmp_path: Path) -> Non
     statuses = {r.node_id: r.status for r in report.results}
     assert statuses["tests/test_new.py::test_swap"] == "agent_written"
     assert report.score.passed == 3
+
+
+# --- seeds 000/002: oracle properties in the oracle dir ------------------------------------
+
+PROPERTY = '''\
+import random
+
+from calc import clamp
+
+
+def test_clamp_stays_in_window():
+    rng = random.Random(17)
+    for _ in range(80):
+        lo, hi = sorted((rng.uniform(-10, 10), rng.uniform(-10, 10)))
+        x = rng.uniform(-20, 20)
+        assert lo <= clamp(x, lo, hi) <= hi
+'''
+
+
+def _property_run(repo: GitRepo, patch: bytes, oracle: Path, out: Path) -> Path:
+    """Run the oracle's properties (cwd: the oracle dir) against the patched code."""
+    work = out.parent / "patched"
+    repo.git("worktree", "add", "-q", "--detach", str(work), "HEAD")
+    subprocess.run(["git", "-C", str(work), "apply", "-"], input=patch, check=True)
+    env = {**__import__("os").environ, "PYTHONPATH": str(work / "src")}
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                    "properties.py", f"--junitxml={out}"], cwd=oracle, env=env,
+                   capture_output=True, check=False)
+    repo.git("worktree", "remove", "--force", str(work))
+    return out
+
+
+def test_oracle_property_votes_and_its_failure_is_ps504(repo: GitRepo, tmp_path: Path) -> None:
+    repo.commit(BASE)
+    oracle = tmp_path / "oracle"
+    oracle.mkdir()
+    (oracle / "properties.py").write_text(PROPERTY)
+    good = repo.diff({"src/calc.py": fix_clamp()})
+    results = _property_run(repo, good, oracle, tmp_path / "good.xml")
+    report = score(ScoreRequest(repo=repo.root, base="HEAD", diff=good, results=(results,),
+                                oracle_dir=oracle))
+    assert report.decision is Decision.PASS, codes(report)
+    assert [r.status for r in report.results] == ["property_passed"]
+    bad = repo.diff({"src/calc.py": CALC.replace("return max(lo, min(x, hi))", "return x")})
+    results = _property_run(repo, bad, oracle, tmp_path / "bad.xml")
+    report = score(ScoreRequest(repo=repo.root, base="HEAD", diff=bad, results=(results,),
+                                oracle_dir=oracle))
+    assert report.decision is Decision.REJECT and "PS504" in codes(report)
+    assert report.first_cause is not None and report.first_cause.code == "PS504"
