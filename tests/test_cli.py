@@ -166,3 +166,67 @@ def test_staged_static_only_for_pre_commit(repo: GitRepo) -> None:
     bad = run("score", "--repo", str(repo.root), "--base", "HEAD", "--staged", "--static-only",
               "--fail-on", "reject", "-q")
     assert bad.returncode == 2 and "PS101" in bad.stdout.decode()
+
+
+BOMB = """<?xml version="1.0"?>
+<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>
+<testsuites><testsuite name="x"><testcase classname="t" name="&lol3;"/></testsuite></testsuites>
+"""
+
+
+def test_bad_oracle_inputs_exit_3_naming_the_file(repo: GitRepo, tmp_path: Path) -> None:
+    repo.commit({"tests/test_a.py": TEST_BASE})
+    bomb = tmp_path / "bomb.xml"
+    bomb.write_text(BOMB)
+    _one_line_error(run("score", "--repo", str(repo.root), "--base", "HEAD", "--diff", "-",
+                        "--results", str(bomb), stdin=b""), "bomb.xml")
+    oracle = tmp_path / "oracle"
+    oracle.mkdir()
+    (oracle / "flake_freeze.jsonl").write_text(
+        '{"test_id": "tests/test_a.py::test_a", "owner": "human", "reason": "x", '
+        '"frozen_on": "2026-11-01", "expires_on": "2026-12-01"}\n{"test_id": "tests/te')
+    _one_line_error(run("score", "--repo", str(repo.root), "--base", "HEAD", "--diff", "-",
+                        "--oracle", str(oracle), stdin=b""), "flake_freeze.jsonl", "truncated")
+    _one_line_error(run("ledger", "check", str(oracle)), "flake_freeze.jsonl")
+    (oracle / "flake_freeze.jsonl").unlink()
+    (oracle / "fixtures.lock").write_text("{not json")
+    _one_line_error(run("score", "--repo", str(repo.root), "--base", "HEAD", "--diff", "-",
+                        "--oracle", str(oracle), stdin=b""), "fixtures.lock")
+
+
+def test_github_format_writes_annotations_and_step_summary(repo: GitRepo,
+                                                           tmp_path: Path) -> None:
+    patch = _setup(repo, tmp_path)
+    summary = tmp_path / "summary.md"
+    summary.write_text("earlier step\n")
+    proc = subprocess.run([sys.executable, "-m", "provscore", "score", "--repo", str(repo.root),
+                           "--base", "HEAD", "--diff", str(patch), "--format", "github"],
+                          capture_output=True, text=True,
+                          env={**__import__("os").environ, "GITHUB_STEP_SUMMARY": str(summary)})
+    assert proc.returncode == 2
+    # A removed line exists only on base: the annotation names the file and the base line.
+    assert "::error file=tests/test_a.py,title=PS101 assertion-removed::" in proc.stdout
+    assert "(line 3 on base)" in proc.stdout
+    text = summary.read_text()
+    assert text.startswith("earlier step\n") and "PS101" in text  # appended, not replaced
+
+
+def test_lock_and_ledger_commands(repo: GitRepo, tmp_path: Path) -> None:
+    repo.commit({"tests/goldens/a.json": '{"x": 1}\n', "tests/test_a.py": TEST_BASE})
+    oracle = tmp_path / "oracle"
+    oracle.mkdir()
+    proc = run("lock", "fixtures", "tests/goldens", "--repo", str(repo.root), "--out",
+               str(oracle / "fixtures.lock"))
+    assert proc.returncode == 0 and b"locked 1 file" in proc.stdout
+    assert "tests/goldens/a.json" in json.loads((oracle / "fixtures.lock").read_text())["files"]
+    results = tmp_path / "run.xml"
+    results.write_text('<testsuite><testcase classname="tests.test_a" name="test_a" '
+                       'file="tests/test_a.py"/></testsuite>')
+    rec = run("ledger", "record", str(oracle), "--results", str(results), "--run-id", "r1")
+    assert rec.returncode == 0, rec.stderr
+    rows = [json.loads(x) for x in (oracle / "flake_ledger.jsonl").read_text().splitlines()]
+    assert [(r["test_id"], r["result"], r["run_id"]) for r in rows] == \
+        [("tests/test_a.py::test_a", "pass", "r1")]
+    check = run("ledger", "check", str(oracle))
+    assert check.returncode == 0 and check.stdout.decode().rstrip().endswith("ok")
