@@ -68,10 +68,11 @@ def _module_name(node: cst.BaseExpression | None) -> str:
 class AliasTable:
     """name → raw dotted targets, from imports and assignments anywhere in a module."""
 
-    __slots__ = ("_from_import", "_raw", "star_modules")
+    __slots__ = ("_cache", "_from_import", "_raw", "star_modules")
 
     def __init__(self) -> None:
         self._raw: dict[str, set[str]] = {}
+        self._cache: dict[str, frozenset[str]] = {}
         self._from_import: set[str] = set()  # names bound by an import statement
         self.star_modules: list[str] = []
 
@@ -81,6 +82,7 @@ class AliasTable:
 
     def bind(self, name: str, target: str) -> None:
         self._raw.setdefault(name, set()).add(target)
+        self._cache.clear()
 
     def add_import(self, node: cst.Import) -> None:
         for alias in node.names:
@@ -110,22 +112,41 @@ class AliasTable:
     def imported(self, name: str) -> set[str]:
         return set(self._raw.get(name, ()))
 
-    def resolve(self, name: str, _depth: int = 0) -> set[str]:
-        """Every qualified name ``name`` (dotted) may refer to; itself when unbound."""
+    def resolve(self, name: str) -> set[str]:
+        """Every qualified name ``name`` (dotted) may refer to; itself when unbound.
+
+        Memoised, with a cycle guard on the head name and a cap on the result: a name
+        re-bound from itself many times (``e = e.args`` in a loop) must not make resolution
+        exponential — measured on sympy, that hung a single file for minutes."""
+        cached = self._cache.get(name)
+        if cached is None:
+            cached = frozenset(self._resolve(name, set()))
+            self._cache[name] = cached
+        return set(cached)
+
+    def _resolve(self, name: str, heads: set[str]) -> set[str]:
         head, _, rest = name.partition(".")
         targets = self._raw.get(head)
-        if not targets or _depth > 8:
+        if not targets or head in heads or len(heads) >= _MAX_DEPTH:
             out = {name}
             out.update(f"{m}.{name}" for m in self.star_modules if m)
             return out
+        heads.add(head)
         result: set[str] = set()
-        for target in targets:
+        for target in sorted(targets):
             if target == head:  # `import pytest` binds pytest to itself
                 result.add(name)
-                continue
-            full = f"{target}.{rest}" if rest else target
-            result.update(self.resolve(full, _depth + 1))
+            else:
+                result |= self._resolve(f"{target}.{rest}" if rest else target, heads)
+            if len(result) >= _MAX_CANDIDATES:
+                result = set(sorted(result)[:_MAX_CANDIDATES])
+                break
+        heads.discard(head)
         return result
+
+
+_MAX_DEPTH = 8
+_MAX_CANDIDATES = 64
 
 
 def matches(qualnames: Iterable[str], table: frozenset[str]) -> str | None:
