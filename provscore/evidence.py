@@ -367,7 +367,6 @@ class Frame:
     return_seq: int | None = None  # first `return` in a test body (early return)
     return_node: cst.CSTNode | None = None
     fixture: bool = False
-    calls: set[str] = field(default_factory=set)
     evidence_count: int = 0
     parent: Frame | None = None
     order: int = 0
@@ -2385,13 +2384,6 @@ def _def_code(shaper: _Shaper, node: cst.CSTNode) -> str:
     if not isinstance(node, cst.FunctionDef):
         return shaper.code(node)
     return normalize(textwrap.dedent(shaper.block(node)))
-
-
-def helper_names_in(source: bytes, path: str, config: CollectionConfig,
-                    tables: Tables) -> frozenset[str]:
-    """Names of helper oracles a module defines (for imports from unchanged modules)."""
-    ev = extract(path, source, config, tables)
-    return frozenset(h.qualname for h in ev.helpers)
 
 
 __all__ = [

@@ -60,9 +60,6 @@ class WriteSetEntry:
 class WriteSet:
     entries: tuple[WriteSetEntry, ...]
 
-    def roles(self) -> dict[str, PathRole]:
-        return {e.path: e.role for e in self.entries}
-
     def paths(self) -> tuple[str, ...]:
         return tuple(e.path for e in self.entries)
 
