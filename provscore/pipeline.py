@@ -250,11 +250,15 @@ def _analysed(change: FileChange, role: PathRole, post: bytes | None) -> bool:
     return post is not None and any(token in added for token in _MACHINERY)
 
 
-def run_static(req: ScoreRequest, oracle: OracleInputs | None = None) -> StaticResult:
-    """The static stages: diff → images → evidence → provenance → findings."""
+def run_static(req: ScoreRequest, oracle: OracleInputs | None = None, *,
+               repo: Repo | None = None, base_sha: str | None = None) -> StaticResult:
+    """The static stages: diff → images → evidence → provenance → findings.
+
+    ``repo``/``base_sha``: an already opened repository and resolved base (score() has
+    them), so git is not asked twice."""
     reg = registry()
-    repo = Repo(req.repo)
-    base_sha = repo.resolve(req.base)
+    repo = repo or Repo(req.repo)
+    base_sha = base_sha or repo.resolve(req.base)
     head_sha = repo.resolve(req.head) if req.head else None
     raw = repo.diff(base_sha, head_sha) if head_sha else (req.diff or b"")
     origin = f"git diff {req.base} {req.head}" if head_sha else req.diff_origin
@@ -284,8 +288,15 @@ def run_static(req: ScoreRequest, oracle: OracleInputs | None = None) -> StaticR
     base_options = read_options(pre_cfg)
     config = collection_config(base_options)
     tables = Tables.load(req.contract.assertion_helpers)
-    post_by_path = {f.change.new_path: f.post for f in images.files if f.change.new_path}
-    lookup = HelperIndex(repo, base_sha, config, tables, post_by_path)
+    # Bytes after the patch for every path it touches (None: absent after the patch).
+    post_images: dict[str, bytes | None] = {}
+    for img in images.files:
+        if img.change.old_path:
+            post_images[img.change.old_path] = None
+    for img in images.files:
+        if img.change.new_path:
+            post_images[img.change.new_path] = img.post
+    lookup = HelperIndex(repo, base_sha, config, tables, post_images)
     oracle_prefixes = _oracle_prefixes(repo, req.oracle_dir)
     fixture_roots = req.contract.fixture_roots
 
@@ -336,13 +347,6 @@ def run_static(req: ScoreRequest, oracle: OracleInputs | None = None) -> StaticR
     findings += suppression_findings(reg, prov, config_changes,
                                      oracle.frozen if oracle else frozenset())
     findings += marker_findings(reg, changes)
-    post_images: dict[str, bytes | None] = {}
-    for img in images.files:
-        if img.change.old_path:
-            post_images[img.change.old_path] = None
-    for img in images.files:
-        if img.change.new_path:
-            post_images[img.change.new_path] = img.post
     return StaticResult(changes, tuple(sorted(findings, key=report_order)), prov, ws,
                         tally.removed, tally.added, base_sha, head_sha, post_images)
 
@@ -439,7 +443,7 @@ def score(req: ScoreRequest) -> Report:
                         results=oracle.flake_rows, unfreeze_streak=contract.reentry_streak)
     oracle = replace(oracle, frozen=frozen)
     runs = load_many(req.results, repo_root_hint=str(repo.top)) if req.results else ()
-    static = run_static(req, oracle)
+    static = run_static(req, oracle, repo=repo, base_sha=base_sha)
     findings = list(static.findings)
     not_evaluated: dict[int, str] = {}
 
