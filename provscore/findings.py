@@ -7,6 +7,7 @@ SARIF fingerprints and sticky comments do not churn.
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -202,8 +203,6 @@ def marker_findings(reg: Registry, changes: ChangeSet) -> list[Finding]:
 def write_set_findings(reg: Registry, changes: ChangeSet, ws: WriteSet, *, max_files: int,
                        allowed_runner: Sequence[str] = (),
                        expected_paths: Iterable[str] = ()) -> list[Finding]:
-    import fnmatch
-
     out: list[Finding] = []
     for f in changes.files:
         if f.unsafe_reason:
