@@ -112,6 +112,7 @@ class TestDef:
     name: str
     line: int | None
     body: str  # normalised code of the whole def minus its name, to follow renames and moves
+    fixtures: tuple[str, ...] = ()  # fixtures it requests: parameters and usefixtures(...)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +126,7 @@ class HelperDef:
     body: str
     is_fixture: bool
     body_key: str = ""  # the def with its name blanked: follows a move or a rename
+    skips: bool = False  # its body skips or xfails (a fixture that does skips its tests)
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,6 +400,7 @@ class RawSuppression:
     node: cst.CSTNode
     target: str
     detail: str = ""
+    frame: str = ""  # qualname of the function it sits in ("" at module level)
 
 
 @dataclass
@@ -477,8 +480,10 @@ class Context:
             fr.evidence_count += 1
 
     def suppress(self, kind: SuppressionKind, node: cst.CSTNode, detail: str = "",
-                 target: str | None = None) -> None:
-        self.suppressions.append(RawSuppression(kind, node, target or self.target(), detail))
+                 target: str | None = None, frame: str | None = None) -> None:
+        """Record a suppression; deferred callers pass the ``frame`` they were found in."""
+        self.suppressions.append(RawSuppression(kind, node, target or self.target(), detail,
+                                                self.frame.qualname if frame is None else frame))
 
     def qualnames(self, node: cst.BaseExpression) -> set[str]:
         name = dotted(node)
@@ -1031,7 +1036,8 @@ class SuppressionCollector(Collector):
         if is_dynamic_getattr(node) or (isinstance(func, cst.Name) and func.value == "vars"
                                         and node.args):
             ctx.deferred.append(lambda: self._dynamic(node, target))
-        ctx.deferred.append(lambda: self._call(node, target))
+        frame = ctx.frame.qualname
+        ctx.deferred.append(lambda: self._call(node, target, frame))
         if ctx.frame.test_id is not None and not self._in_with_header(node):
             ctx.deferred.append(lambda: self._loose_suppressor(node, target))
         # `collect_ignore.append(...)` and friends
@@ -1060,7 +1066,7 @@ class SuppressionCollector(Collector):
             ctx.suppress(SuppressionKind.DYNAMIC, node, target=target,
                          detail="framework attribute reached dynamically")
 
-    def _call(self, node: cst.Call, target: str) -> None:
+    def _call(self, node: cst.Call, target: str, frame: str = "") -> None:
         ctx = self.ctx
         if id(node) in ctx.consumed:
             return
@@ -1071,11 +1077,11 @@ class SuppressionCollector(Collector):
         t = ctx.tables
         if kind is not None:
             ctx.consumed.add(id(node.func))
-            ctx.suppress(kind, node, target=target)
+            ctx.suppress(kind, node, target=target, frame=frame)
         elif matches(names, t.runtime_skips):
-            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, target=target)
+            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, target=target, frame=frame)
         elif matches(names, t.dynamic_calls):
-            ctx.suppress(SuppressionKind.DYNAMIC, node, target=target,
+            ctx.suppress(SuppressionKind.DYNAMIC, node, target=target, frame=frame,
                          detail="code built at run time cannot be classified")
         elif (names & {"setattr", "builtins.setattr"} or
               (isinstance(node.func, cst.Attribute) and node.func.attr.value == "setattr")) \
@@ -1157,13 +1163,15 @@ class SuppressionCollector(Collector):
             return
         target = self.ctx.target()
         exc = node.exc
-        self.ctx.deferred.append(lambda: self._raise(node, exc, target))
+        frame = self.ctx.frame.qualname
+        self.ctx.deferred.append(lambda: self._raise(node, exc, target, frame))
 
-    def _raise(self, node: cst.Raise, exc: cst.BaseExpression, target: str) -> None:
+    def _raise(self, node: cst.Raise, exc: cst.BaseExpression, target: str,
+               frame: str) -> None:
         ctx = self.ctx
         if matches(ctx.qualnames(_callee(exc)), ctx.tables.runtime_skips):
             ctx.consumed.add(id(exc))
-            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, target=target)
+            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, target=target, frame=frame)
 
     # -- assignments: pytestmark, __test__, collect_ignore, assert overrides --
     def visit_Assign(self, node: cst.Assign) -> None:
@@ -2121,11 +2129,16 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
                         _substitute(shaper.code(s.node), module_values), line_of(s.node),
                         s.detail) for s in ctx.suppressions]
     test_defs = [TestDef(f.node_id, f.name, line_of(f.node) if f.node else None,
-                         _def_body(shaper, f.node)) for f in tests if f.node is not None]
+                         _def_body(shaper, f.node), _requested_fixtures(ctx, f.node))
+                 for f in tests if isinstance(f.node, cst.FunctionDef)]
+    skipping = {s.frame for s in ctx.suppressions
+                if s.kind in (SuppressionKind.RUNTIME_SKIP, SuppressionKind.SKIP_MARK,
+                              SuppressionKind.XFAIL_MARK, SuppressionKind.DYNAMIC)}
     helper_defs = [HelperDef(f.qualname, f"{ctx.path}::{f.qualname}",
                              line_of(f.node) if f.node else None,
                              _def_code(shaper, f.node) if f.node else "", f.fixture,
-                             _def_body(shaper, f.node) if f.node else "")
+                             _def_body(shaper, f.node) if f.node else "",
+                             f.qualname in skipping)
                    for f in helper_frames]
     return FileEvidence(ctx.path, tuple(items), tuple(sups), tuple(test_defs), tuple(helper_defs))
 
@@ -2361,6 +2374,19 @@ def _substitute(code: str, table: dict[str, str]) -> str:
             continue
         return ast.unparse(_Substitute(table).visit(tree))
     return code
+
+
+def _requested_fixtures(ctx: Context, node: cst.FunctionDef) -> tuple[str, ...]:
+    """Fixture names a test asks for: its parameters and @pytest.mark.usefixtures(...)."""
+    names = [p.name.value for p in node.params.params if p.name.value not in ("self", "cls")]
+    for dec in node.decorators:
+        call = dec.decorator
+        if isinstance(call, cst.Call) and \
+                ctx.qualnames(call.func) & {"pytest.mark.usefixtures"}:
+            names += [a.value.evaluated_value for a in call.args
+                      if isinstance(a.value, cst.SimpleString)
+                      and isinstance(a.value.evaluated_value, str)]
+    return tuple(sorted(set(names)))
 
 
 def _def_body(shaper: _Shaper, node: cst.CSTNode) -> str:

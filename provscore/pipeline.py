@@ -215,6 +215,33 @@ def _cfg_sections(data: bytes | None) -> object:
     return {s: dict(parser.items(s)) for s in keep}
 
 
+def _skipping_conftest_fixtures(repo: Repo, base: str, pairs: Sequence[FilePair],
+                                post_images: Mapping[str, bytes | None],
+                                config: CollectionConfig, tables: Tables) -> frozenset[str]:
+    """Fixtures that skip, defined in the conftest.py files above the changed tests (as
+    they are after the patch): requesting one from an existing test is a new skip."""
+    dirs: set[str] = set()
+    for p in pairs:
+        if p.new_path and p.post and p.post.tests:
+            d = posixpath.dirname(p.new_path)
+            while True:
+                dirs.add(d)
+                if not d:
+                    break
+                d = posixpath.dirname(d)
+    paths = sorted(posixpath.join(d, "conftest.py") if d else "conftest.py" for d in dirs)
+    unchanged = [p for p in paths if p not in post_images]
+    blobs: dict[str, bytes | None] = dict(repo.read_blobs(base, unchanged))
+    blobs.update({p: post_images[p] for p in paths if p in post_images})
+    names: set[str] = set()
+    for path, data in blobs.items():
+        if data is None:
+            continue
+        ev = extract(path, data, config, tables, collect_tests=False)
+        names |= {h.qualname for h in ev.helpers if h.is_fixture and h.skips}
+    return frozenset(names)
+
+
 _MAX_DATA_FILES = 40
 
 
@@ -328,7 +355,8 @@ def run_static(req: ScoreRequest, oracle: OracleInputs | None = None, *,
         if not failed:  # an unclassifiable file is PS903, not a pile of removals
             pairs.append(FilePair(change.old_path, change.new_path, pre_ev, post_ev))
 
-    prov = classify(pairs)
+    prov = classify(pairs, _skipping_conftest_fixtures(repo, base_sha, pairs, post_images,
+                                                       config, tables))
     ws = build_write_set(changes, config, oracle_prefixes=oracle_prefixes,
                          fixture_roots=fixture_roots,
                          runner_sections_changed=_runner_sections_changed(images.files))

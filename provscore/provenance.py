@@ -25,6 +25,7 @@ from provscore.evidence import (
     HelperDef,
     Shape,
     Suppression,
+    SuppressionKind,
     TestDef,
     is_literal_code,
 )
@@ -579,7 +580,26 @@ def _match_renamed_helper_calls(left_pre: list[EvidenceItem], left_post: list[Ev
         if it.kind is EvidenceKind.HELPER_CALL else ("post", id(it)))
 
 
-def classify(pairs: Sequence[FilePair]) -> ProvenanceResult:
+def _new_skipping_fixtures(tests: Iterable[TestChange],
+                           skipping: frozenset[str]) -> list[ClassifiedSuppression]:
+    """An existing test that starts requesting a fixture that skips is skipped."""
+    out: list[ClassifiedSuppression] = []
+    for t in tests:
+        if t.pre is None or t.post is None:
+            continue
+        for name in sorted(set(t.post.fixtures) - set(t.pre.fixtures)):
+            if name in skipping:
+                sup = Suppression(SuppressionKind.RUNTIME_SKIP, t.post.node_id.split("::")[0],
+                                  t.post.node_id, f"requests fixture {name}", t.post.line,
+                                  f"fixture {name} calls pytest.skip/xfail")
+                out.append(ClassifiedSuppression(Provenance.AGENT_ADDED, sup, "post"))
+    return out
+
+
+def classify(pairs: Sequence[FilePair],
+             skipping_fixtures: frozenset[str] = frozenset()) -> ProvenanceResult:
+    """Provenance of everything in the analysed files. ``skipping_fixtures``: names of
+    fixtures (from these files and the conftests above them) whose body skips."""
     tests, idmap = match_tests(pairs)
     added = frozenset(t.node_id for t in tests if t.status is TestStatus.ADDED)
     helpers, renames = classify_helpers(pairs)
@@ -591,5 +611,9 @@ def classify(pairs: Sequence[FilePair]) -> ProvenanceResult:
                            and c.post is not None and c.post.node_id != c.pre.node_id
                            and idmap.get(c.pre.node_id) != c.post.node_id)
     sups = classify_suppressions(pairs, idmap, added, moved_into)
+    skipping = skipping_fixtures | {h.qualname.rsplit(".", 1)[-1] for p in pairs
+                                    for ev in (p.pre, p.post) if ev for h in ev.helpers
+                                    if h.is_fixture and h.skips}
+    sups += _new_skipping_fixtures(tests, frozenset(skipping))
     sups.sort(key=lambda c: (c.suppression.path, c.suppression.line or 0))
     return ProvenanceResult(tuple(items), tuple(sups), tests, tuple(helpers))

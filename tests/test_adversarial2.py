@@ -277,9 +277,7 @@ MARK_CASES = [
 
         def test_online(network):
             assert fetch(network) == 1
-        """)}, ("PS201", "PS203")), id="usefixtures-of-skipping-fixture",
-        marks=miss("@pytest.mark.usefixtures of a conftest fixture that calls pytest.skip; no "
-                   "finding")),
+        """)}, ("PS201", "PS203")), id="usefixtures-of-skipping-fixture"),
     pytest.param(Case(SKIPPING_FIXTURE, {T: py("""
         def test_a(network):
             assert f(1) == 2
@@ -287,9 +285,7 @@ MARK_CASES = [
 
         def test_online(network):
             assert fetch(network) == 1
-        """)}, ("PS201", "PS203")), id="skipping-fixture-added-to-signature",
-        marks=miss("existing test gains a conftest fixture param that calls pytest.skip; no "
-                   "finding")),
+        """)}, ("PS201", "PS203")), id="skipping-fixture-added-to-signature"),
     pytest.param(Case(PLAIN, {T: py("""
         import pytest
 
