@@ -59,7 +59,8 @@ GOAL = 2.0
 BUCKETS: tuple[tuple[str, int, float], ...] = (
     ("<2KB", 0, 2 * 1024), ("2–10KB", 2 * 1024, 10 * 1024),
     ("10–50KB", 10 * 1024, 50 * 1024), (">50KB", 50 * 1024, math.inf))
-METHODS = ("ast", "cst", "extract", "regex")
+METHODS = ("ast", "cst", "cst_nogc", "extract", "regex")
+SCHEMA = 2  # bump when what a checkpoint row holds changes
 MARK_START, MARK_END = "<!-- results:start -->", "<!-- results:end -->"
 
 # The shallow baseline: the seed article's ASSERT_RE without its diff-line anchor (^\+),
@@ -103,6 +104,17 @@ def _timed(fn: Callable[[], object]) -> float:
     t0 = time.perf_counter()
     fn()
     return time.perf_counter() - t0
+
+
+def _parse_gc_paused(source: bytes) -> object:
+    """parse_module with the cyclic GC paused, as extract() parses (a fairer floor)."""
+    import libcst
+
+    gc.disable()
+    try:
+        return libcst.parse_module(source)
+    finally:
+        gc.enable()
 
 
 def _regex_classify(source: bytes) -> int:
@@ -175,6 +187,7 @@ def worker_main(mem_gib: float) -> None:
             parsers: dict[str, Callable[[], object]] = {
                 "ast": functools.partial(ast.parse, source),
                 "cst": functools.partial(libcst.parse_module, source),
+                "cst_nogc": functools.partial(_parse_gc_paused, source),
                 "regex": functools.partial(_regex_classify, source),
             }
             out.write(json.dumps(_measure_cheap(parsers, reps)) + "\n")
@@ -257,6 +270,7 @@ class FileResult:
     duplicates: int = 0
     ast: float | None = None
     cst: float | None = None
+    cst_nogc: float | None = None
     extract: float | None = None
     regex: float | None = None
     regex_hits: int = 0
@@ -336,13 +350,27 @@ class Worker:
 
 
 def measure_files(files: Sequence[tuple[Path, str, int]], reps: int, timeout: float,
-                  mem_gib: float, log: Path) -> list[FileResult]:
+                  mem_gib: float, log: Path, checkpoint: Path) -> list[FileResult]:
+    """Measure each file; every result is appended to ``checkpoint`` as it comes, and a
+    rerun with the same code and options reuses what is there (a long run can resume)."""
+    done: dict[str, FileResult] = {}
+    if checkpoint.exists():
+        for line in checkpoint.read_text(encoding="utf-8").splitlines():
+            with contextlib.suppress(ValueError, TypeError):
+                row = FileResult(**json.loads(line))
+                done[row.rel] = row
+        print(f"  resuming: {len(done)} files already measured in {checkpoint}",
+              file=sys.stderr)
     worker = Worker(mem_gib, log)
     results: list[FileResult] = []
     started = time.perf_counter()
     try:
         for n, (path, rel, dups) in enumerate(files, 1):
-            res = FileResult(rel, path.stat().st_size, "test" in rel, dups)
+            size = path.stat().st_size
+            if rel in done and done[rel].size == size:
+                results.append(done[rel])
+                continue
+            res = FileResult(rel, size, "test" in rel, dups)
             results.append(res)
             worker.send({"path": str(path), "rel": rel, "reps": reps})
             for phase in ("cheap", "extract"):
@@ -358,6 +386,8 @@ def measure_files(files: Sequence[tuple[Path, str, int]], reps: int, timeout: fl
                             "suppressions", "tests"):
                     if key in answer:
                         setattr(res, key, answer[key])
+            with checkpoint.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps(asdict(res)) + "\n")
             if res.failure or res.error or n % 50 == 0 or n == len(files):
                 note = res.failure or res.error or ""
                 print(f"  [{n}/{len(files)} {time.perf_counter() - started:6.0f}s] {rel} "
@@ -387,25 +417,29 @@ def run_child(args: list[str], timeout: float) -> dict[str, Any] | str:
 _CHILD_ENV: dict[str, str] = dict(os.environ)
 
 
-def snapshot_provscore(dest: Path, worktree: bool) -> str:
+def snapshot_provscore(dest: Path, worktree: bool, rev: str = "HEAD") -> str:
     """Freeze the provscore every measuring process imports; describe what was frozen.
 
     provscore is edited while a long run goes on; without a snapshot, a worker restarted
     after a timeout would measure different code. Default: the committed HEAD
-    (``git archive``); ``--worktree``: the working tree as it is now.
+    (``git archive``; ``--rev`` another commit); ``--worktree``: the working tree.
     """
     dest.mkdir(parents=True)
-    rev = ""
+    commit = ""
     if not worktree:
         try:
-            rev = git(PROJECT, "rev-parse", "--short", "HEAD").strip()
-            archive = subprocess.run(["git", "-C", str(PROJECT), "archive", "--format=tar",
-                                      "HEAD", "provscore", "rules"], capture_output=True,
-                                     check=True).stdout
-            subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
-        except (subprocess.CalledProcessError, OSError):
-            rev = ""  # not a git checkout: fall back to the working tree
-    if not rev:
+            commit = git(PROJECT, "rev-parse", "--short", f"{rev}^{{commit}}").strip()
+        except (subprocess.CalledProcessError, OSError) as exc:
+            if rev != "HEAD":
+                raise SystemExit(f"bench_classify: --rev {rev}: not a commit of {PROJECT}"
+                                 ) from exc
+            # not a git checkout: measure the working tree
+    if commit:
+        archive = subprocess.run(["git", "-C", str(PROJECT), "archive", "--format=tar",
+                                  commit, "provscore", "rules"], capture_output=True,
+                                 check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+    else:
         for name in ("provscore", "rules"):
             shutil.copytree(PROJECT / name, dest / name,
                             ignore=shutil.ignore_patterns("__pycache__"))
@@ -414,7 +448,7 @@ def snapshot_provscore(dest: Path, worktree: bool) -> str:
         digest.update(path.relative_to(dest).as_posix().encode() + b"\0" + path.read_bytes())
     _CHILD_ENV["PYTHONPATH"] = os.pathsep.join(
         [str(dest), *filter(None, [os.environ.get("PYTHONPATH")])])
-    where = f"commit {rev}" if rev else "working tree"
+    where = f"commit {commit}" if commit else "working tree"
     return f"{where}, sources sha256 {digest.hexdigest()[:12]}"
 
 
@@ -628,21 +662,24 @@ def bucket_rows(results: Sequence[FileResult]) -> list[list[str]]:
             return sum(getattr(r, method) or 0.0 for r in files)
 
         agg = total("extract") / total("cst") if total("cst") else None
+        agg_nogc = total("extract") / total("cst_nogc") if total("cst_nogc") else None
         over = sum(1 for x in ratios if x > GOAL)
         holds = "—" if agg is None else (
             "yes" if agg <= GOAL and not failed else
             "no (failures)" if agg <= GOAL else "no")
         rows.append([name, str(len(group)), f"{sum(r.size for r in group) / 1024:,.0f}",
-                     _fmt_s(total("ast")), _fmt_s(total("cst")), _fmt_s(total("extract")),
-                     _fmt_s(total("regex")), _fmt_r(agg),
+                     _fmt_s(total("ast")), _fmt_s(total("cst")), _fmt_s(total("cst_nogc")),
+                     _fmt_s(total("extract")), _fmt_s(total("regex")), _fmt_r(agg),
+                     _fmt_r(agg_nogc),
                      _fmt_r(statistics.median(ratios) if ratios else None),
                      _fmt_r(_pct(ratios, 0.9)), _fmt_r(max(ratios) if ratios else None),
                      f"{over}/{len(ratios)}", str(len(failed)), holds])
     return rows
 
 
-BUCKET_HEADERS = ["size", "files", "KiB", "ast.parse s", "parse_module s", "extract s",
-                  "regex s", "extract/parse (total)", "median ratio", "p90 ratio", "max ratio",
+BUCKET_HEADERS = ["size", "files", "KiB", "ast.parse s", "parse_module s",
+                  "parse, GC paused s", "extract s", "regex s", "extract/parse (total)",
+                  "extract/parse GC paused", "median ratio", "p90 ratio", "max ratio",
                   f"files >{GOAL:g}×", "failed", f"≤{GOAL:g}×?"]
 
 
@@ -719,6 +756,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--write-readme", action="store_true",
                     help="replace the Results section of benchmarks/README.md")
     ap.add_argument("--json", type=Path, help="also write raw results here")
+    ap.add_argument("--fresh", action="store_true",
+                    help="measure every file again instead of resuming from the checkpoint")
+    ap.add_argument("--rev", default="HEAD", help="the provscore commit to measure")
     ap.add_argument("--worktree", action="store_true",
                     help="measure provscore's working tree instead of its committed HEAD")
     ap.add_argument("--_worker", action="store_true", help=argparse.SUPPRESS)
@@ -754,7 +794,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         release_a, release_b = ensure_release(RELEASE_A), ensure_release(RELEASE_B)
         root = release_a
 
-    code = snapshot_provscore(CORPUS / f"code-{stamp}", args.worktree)
+    snapshot = CORPUS / f"code-{stamp}"
+    code = snapshot_provscore(snapshot, args.worktree, args.rev)
+    try:
+        return _run(args, root, release_a, release_b, code, log, stamp)
+    finally:
+        shutil.rmtree(snapshot, ignore_errors=True)
+        if log.exists() and not log.stat().st_size:
+            log.unlink()
+
+
+def _run(args: argparse.Namespace, root: Path, release_a: Path | None,
+         release_b: Path | None, code: str, log: Path, stamp: str) -> int:
     run = Run(machine(code), {k: (str(v) if isinstance(v, Path) else v)
                           for k, v in vars(args).items() if not k.startswith("_")}, str(root))
     files = unique_files(root)
@@ -763,7 +814,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         files = quick_sample(files, 60)
     print(f"{len(files)} unique .py files under {root} ({run.duplicates} duplicate images "
           f"skipped); {args.reps} reps each", file=sys.stderr)
-    run.files = measure_files(files, args.reps, args.timeout, args.mem_limit_gb, log)
+    key = hashlib.sha256(json.dumps([SCHEMA, code, str(root), args.reps, args.timeout,
+                                     args.mem_limit_gb]).encode()).hexdigest()[:12]
+    checkpoint = CORPUS / f"checkpoint-{key}.jsonl"
+    if args.fresh:
+        checkpoint.unlink(missing_ok=True)
+    run.files = measure_files(files, args.reps, args.timeout, args.mem_limit_gb, log,
+                              checkpoint)
 
     deep = next((r for r in run.files if r.rel.endswith(DEEP_FILE)), None)
     if deep is not None:
@@ -854,7 +911,7 @@ def render(run: Run) -> str:
     out.append(
         f"Machine: {m['nproc']} CPUs (`nproc`), Python {m['python']}, libcst {m['libcst']}, "
         f"provscore {m['provscore']}, {m['platform']}; load average at start "
-        f"{m['load average at start']} (other processes were running).  ")
+        f"{m['load average at start']}.  ")
     opts = run.options
     out.append(
         f"Corpus: `{Path(run.corpus).name}`, {len(run.files)} unique .py images"
