@@ -169,6 +169,20 @@ def _measure_extract(classify: Callable[[], Any], reps: int) -> dict[str, Any]:
     return result
 
 
+def _classifier() -> tuple[Callable[..., Any], Any, Any]:
+    """``extract`` and its inputs, for the provscore under test (``--rev`` may name a
+    commit from before the stage packages, whose API differed)."""
+    try:
+        from provscore.change.collection import CollectionConfig
+        from provscore.evidence import extract
+        from provscore.session import Session
+    except ImportError:
+        from provscore.evidence import CollectionConfig, Tables, extract  # type: ignore
+
+        return extract, CollectionConfig(), Tables.load()
+    return extract, CollectionConfig(), Session.load().evidence_tables()
+
+
 def worker_main(mem_gib: float) -> None:
     """Measure files named on stdin (JSON lines); answer on stdout (JSON lines)."""
     _limit_memory(mem_gib)
@@ -177,9 +191,7 @@ def worker_main(mem_gib: float) -> None:
     def serve() -> None:
         import libcst
 
-        from provscore.evidence import CollectionConfig, Tables, extract
-
-        config, tables = CollectionConfig(), Tables.load()
+        extract, config, tables = _classifier()
         for line in sys.stdin:
             req = json.loads(line)
             path, rel, reps = Path(req["path"]), req["rel"], int(req["reps"])
@@ -205,9 +217,7 @@ def probe_memory(method: str, path: str, traced: bool, mem_gib: float) -> None:
 
     import libcst
 
-    from provscore.evidence import CollectionConfig, Tables, extract
-
-    config, tables = CollectionConfig(), Tables.load()
+    extract, config, tables = _classifier()
     source = Path(path).read_bytes()
     report: dict[str, Any] = {}
 
@@ -241,6 +251,12 @@ def probe_static(repo: str, patch: str, reps: int, mem_gib: float) -> None:
     out = _worker_out()
     from provscore.pipeline import ScoreRequest, run_static
 
+    try:  # one session per process, as the CLI keeps one (the old API cached its registry)
+        from provscore.session import Session
+
+        static_args: tuple[Any, ...] = (Session.load(),)
+    except ImportError:
+        static_args = ()
     diff = Path(patch).read_bytes()
     samples: list[float] = []
     files = ps903 = 0
@@ -249,7 +265,7 @@ def probe_static(repo: str, patch: str, reps: int, mem_gib: float) -> None:
         req = ScoreRequest(repo=Path(repo), base="HEAD", diff=diff, diff_origin=patch)
         gc.collect()
         t0 = time.perf_counter()
-        static = run_static(req)
+        static = run_static(req, *static_args)
         samples.append(time.perf_counter() - t0)
         files = len(static.changes.files)
         bad = [f for f in static.findings if f.code == "PS903"]

@@ -10,17 +10,14 @@ import argparse
 import difflib
 import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 from typing import NoReturn
 
 from provscore import __version__
-from provscore.errors import InputError, ProvscoreError, UsageError
-from provscore.inputfiles import read_input
-
-EXIT_ERROR = 3
+from provscore.errors import ExitCode, InputError, ProvscoreError, UsageError
+from provscore.io import atomic_write, read_input
 
 
 class _Parser(argparse.ArgumentParser):
@@ -28,7 +25,7 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
-        self.exit(EXIT_ERROR, f"{self.prog}: error: {message}\n")
+        self.exit(ExitCode.ERROR, f"{self.prog}: error: {message}\n")
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -119,22 +116,12 @@ def write_output(text: str, output: str | None) -> None:
     if output is None:
         sys.stdout.write(text)
         return
-    target = Path(output)
-    if not target.parent.is_dir():
-        raise InputError("output directory does not exist", path=str(target.parent))
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write(Path(output), text.encode("utf-8"), what="report")
 
 
-def _exit_code(decision_code: int, fail_on: str) -> int:
-    if fail_on == "reject" and decision_code == 1:
-        return 0
+def _exit_code(decision_code: ExitCode, fail_on: str) -> ExitCode:
+    if fail_on == "reject" and decision_code is ExitCode.REVIEW:
+        return ExitCode.PASS
     return decision_code
 
 
@@ -159,14 +146,15 @@ def _emit(report: object, args: argparse.Namespace) -> int:
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
-    from provscore.contract import load_oracle_contract
+    from provscore.oracle.contract import load_oracle_contract
     from provscore.pipeline import ScoreRequest, score
+    from provscore.session import Session
 
     if args.head is None and args.diff is None and not args.staged:
         raise UsageError("give --head REV, --diff FILE (or --diff - for stdin) or --staged")
     diff: bytes | None
     if args.staged:
-        from provscore.git import Repo
+        from provscore.change.git import Repo
 
         diff, origin = Repo(args.repo).staged_diff(args.base), "git diff --cached"
     else:
@@ -182,11 +170,11 @@ def _cmd_score(args: argparse.Namespace) -> int:
                        contract=load_oracle_contract(oracle),
                        results=tuple(Path(r) for r in args.results), today=args.today,
                        static_only=args.static_only)
-    return _emit(score(req), args)
+    return _emit(score(req, Session.load()), args)
 
 
 def _cmd_lock(args: argparse.Namespace) -> int:
-    from provscore.fixtures import build_lock, write_lock
+    from provscore.oracle.fixture_lock import build_lock, write_lock
 
     root = Path(args.repo)
     if not root.is_dir():
@@ -194,11 +182,12 @@ def _cmd_lock(args: argparse.Namespace) -> int:
     lock = build_lock(root, args.paths, canonical_json=args.canonical_json)
     write_lock(lock, Path(args.out))
     print(f"provscore: locked {len(lock.entries)} file(s) in {args.out}")
-    return 0
+    return ExitCode.PASS
 
 
 def _cmd_ledger(args: argparse.Namespace) -> int:
-    from provscore.oracledir import check_oracle_dir, record_results
+    from provscore.ledger import check_oracle_dir, record_results
+    from provscore.session import Session
 
     oracle = Path(args.oracle)
     if not oracle.is_dir():
@@ -210,20 +199,20 @@ def _cmd_ledger(args: argparse.Namespace) -> int:
         written, path = record_results(oracle, [Path(r) for r in args.results],
                                        run_id=args.run_id, env=args.env)
         print(f"provscore: appended {written} row(s) to {path}")
-        return 0
-    text, ok = check_oracle_dir(oracle, today=args.today)
+        return ExitCode.PASS
+    text, ok = check_oracle_dir(oracle, Session.load(), today=args.today)
     sys.stdout.write(text)
-    return 0 if ok else 2
+    return ExitCode.PASS if ok else ExitCode.REJECT
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:
-    from provscore.docgen import explain_rule, list_rules
-    from provscore.rules import registry
+    from provscore.registry.docgen import explain_rule, list_rules
+    from provscore.session import Session
 
-    reg = registry()
+    reg = Session.load().registry
     if args.code is None:
         sys.stdout.write(list_rules(reg))
-        return 0
+        return ExitCode.PASS
     key = args.code.strip()
     rule = reg.rules.get(key.upper()) or next(
         (r for r in reg.rules.values() if r.name == key.lower()), None)
@@ -233,15 +222,16 @@ def _cmd_explain(args: argparse.Namespace) -> int:
         hint = f" (did you mean {close[0]}?)" if close else ""
         raise UsageError(f"unknown rule {key!r}{hint}; `provscore explain` lists them")
     sys.stdout.write(explain_rule(rule))
-    return 0
+    return ExitCode.PASS
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     from provscore.demo import run_demo
+    from provscore.session import Session
 
-    report = run_demo()
+    report = run_demo(Session.load())
     _emit(report, args)
-    return 0  # the demo succeeded when it produced its report
+    return ExitCode.PASS  # the demo succeeded when it produced its report
 
 
 COMMANDS = {"score": _cmd_score, "explain": _cmd_explain, "demo": _cmd_demo,
@@ -258,15 +248,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.exit_code
     except KeyboardInterrupt:
         print("provscore: interrupted", file=sys.stderr)
-        return 130
+        return ExitCode.INTERRUPTED
     except BrokenPipeError:
-        return 0
+        return ExitCode.PASS
     except Exception as exc:  # never a traceback for users; PROVSCORE_DEBUG=1 shows it
         if os.environ.get("PROVSCORE_DEBUG"):
             raise
         print(f"provscore: internal error: {type(exc).__name__}: {exc} "
               "(set PROVSCORE_DEBUG=1 for a traceback)", file=sys.stderr)
-        return EXIT_ERROR
+        return ExitCode.ERROR
 
 
 def entry() -> None:

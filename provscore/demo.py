@@ -15,6 +15,7 @@ from pathlib import Path
 
 from provscore.pipeline import ScoreRequest, score
 from provscore.report.model import Report
+from provscore.session import Session
 
 BASE_FILES = {
     "src/invoice.py": '''\
@@ -123,7 +124,8 @@ def build_demo_repo(root: Path) -> tuple[Path, bytes]:
     return repo, diff
 
 
-def run_demo() -> Report:
+def run_demo(session: Session | None = None) -> Report:
     with tempfile.TemporaryDirectory(prefix="provscore-demo-") as tmp:
         repo, diff = build_demo_repo(Path(tmp))
-        return score(ScoreRequest(repo=repo, base="HEAD", diff=diff, diff_origin="agent.patch"))
+        return score(ScoreRequest(repo=repo, base="HEAD", diff=diff, diff_origin="agent.patch"),
+                     session)

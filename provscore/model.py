@@ -79,7 +79,16 @@ class Finding:
     node_id: str | None = None
     # Stable identity across runs and line shifts (used for SARIF fingerprints).
     anchor: str = ""
+    # The decision gate its rule belongs to (rules/gates.toml), from the rule's row.
+    gate: int = 10
+    # Which of the score's tallies this finding counts toward (seed 003): "removed"
+    # (preexisting evidence removed or weakened), "added" (evidence the patch wrote) or "".
+    tally: str = ""
 
     def sort_key(self) -> tuple[str, int, str, str]:
         loc = self.location
         return (loc.path if loc else "", (loc.line or 0) if loc else 0, self.code, self.message)
+
+    def report_key(self) -> tuple[int, tuple[str, int, str, str]]:
+        """Report order: by gate, then by place, so the first cause reads first."""
+        return self.gate, self.sort_key()

@@ -12,9 +12,12 @@ import pytest
 
 from provscore.pipeline import ScoreRequest, score
 from provscore.report.model import Report
-from provscore.ruletesting import GIT_ENV
+from provscore.session import Session
+from provscore.testing import GIT_ENV
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
+# One session for the whole test run, as a batch worker would keep one.
+SESSION = Session.load()
 
 
 class GitRepo:
@@ -75,7 +78,8 @@ class GitRepo:
         return out
 
     def score(self, diff: bytes, base: str = "HEAD", **kw: object) -> Report:
-        return score(ScoreRequest(repo=self.root, base=base, diff=diff, **kw))  # type: ignore[arg-type]
+        return score(ScoreRequest(repo=self.root, base=base, diff=diff, **kw),  # type: ignore[arg-type]
+                     SESSION)
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ from adversarial_support import (
 )
 from tests_support import GitRepo
 
-from provscore.contract import Contract
+from provscore.oracle.contract import Contract
 
 # --------------------------------------------------------------------------- common bases
 

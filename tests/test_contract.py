@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from provscore.contract import (
+from provscore.errors import InputError
+from provscore.oracle.contract import (
     CONTRACT_FILENAME,
     CONTRACT_KEYS,
     Contract,
@@ -17,7 +18,6 @@ from provscore.contract import (
     load_oracle_contract,
     toml_value,
 )
-from provscore.errors import InputError
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "contract.md"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from tests_support import SHARED, GitRepo
 
-from provscore.diff import DiffParseError, FileStatus, check_path, decode_diff, parse_diff
+from provscore.change.diff import DiffParseError, FileStatus, check_path, decode_diff, parse_diff
 
 
 def _changes(repo: GitRepo, files: dict[str, str | bytes | None], *extra: str):  # type: ignore[no-untyped-def]

@@ -4,21 +4,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from provscore.docgen import rules_markdown
-from provscore.rules import registry
+from tests_support import SESSION
+
+from provscore.registry.docgen import rules_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_rules_page_is_current() -> None:
     committed = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
-    assert committed == rules_markdown(registry()), \
-        "docs/rules.md is stale: run `python -m provscore.docgen`"
+    assert committed == rules_markdown(SESSION.registry), \
+        "docs/rules.md is stale: run `python -m provscore.registry.docgen`"
 
 
 def test_rules_page_lists_every_rule() -> None:
     page = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
-    for rule in registry().sorted():
+    for rule in SESSION.registry.sorted():
         assert f"## {rule.code} {rule.name}" in page
 
 

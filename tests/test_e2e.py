@@ -15,8 +15,8 @@ from pathlib import Path
 
 from tests_support import GitRepo, codes
 
-from provscore.contract import load_oracle_contract
 from provscore.model import Decision
+from provscore.oracle.contract import load_oracle_contract
 from provscore.pipeline import ScoreRequest, score
 from provscore.report.model import Report
 

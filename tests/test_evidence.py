@@ -5,17 +5,12 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from tests_support import SESSION
 
-from provscore.evidence import (
-    CollectionConfig,
-    EvidenceKind,
-    FileEvidence,
-    SuppressionKind,
-    Tables,
-    extract,
-)
+from provscore.change.collection import CollectionConfig
+from provscore.evidence import EvidenceKind, FileEvidence, SuppressionKind, extract
 
-TABLES = Tables.load()
+TABLES = SESSION.evidence_tables()
 
 
 def ev(src: str, path: str = "tests/test_x.py",
@@ -278,11 +273,11 @@ def test_latin1_source_with_coding_declaration() -> None:
 
 
 def test_every_suppression_kind_maps_to_a_rule() -> None:
-    from provscore.findings import SUPPRESSION_RULES
-    from provscore.rules import registry
+    from provscore.checks.suppression import suppression_rules
 
-    assert set(SUPPRESSION_RULES) == set(SuppressionKind)
-    assert all(code in registry().rules for code in SUPPRESSION_RULES.values())
+    kinds = suppression_rules(SESSION.registry)
+    assert set(kinds) == set(SuppressionKind)
+    assert all(code in SESSION.registry.rules for code in kinds.values())
 
 
 def test_anchors_inline_locals_and_canonicalise() -> None:

@@ -13,20 +13,27 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tests_support import SESSION
 
-from provscore.contract import Contract
+from provscore.checks.fixtures import verify_lock as verify_with
 from provscore.errors import InputError
-from provscore.fixtures import (
+from provscore.model import Action, Finding, Location
+from provscore.oracle.contract import Contract
+from provscore.oracle.fixture_lock import (
     FixtureLock,
     build_lock,
     digest_bytes,
     lock_json,
     read_lock,
-    verify_lock,
     wall_clock_fields,
     write_lock,
 )
-from provscore.model import Action, Finding, Location
+
+
+def verify_lock(lock: FixtureLock, read: Callable[[str], bytes | None],
+                contract: Contract) -> tuple[Finding, ...]:
+    return verify_with(SESSION.registry, lock, read, contract)
+
 
 GOLDEN = b'{"window": [0, 10], "name": "caf\\u00e9", "limits": {"max": 3, "min": 1}}\n'
 # The same JSON value: other key order, other spacing, CRLF, escape spelled out.
@@ -392,7 +399,7 @@ def test_allow_prefix_is_honoured_by_component(repo: Path) -> None:
 
 
 def test_seed_000_alias_contract_honours_prefix(repo: Path, tmp_path: Path) -> None:
-    from provscore.contract import load_contract
+    from provscore.oracle.contract import load_contract
     path = tmp_path / "score_contract.toml"
     path.write_text('[fixtures]\nallow_human_keys = ["docs/screenshots/"]\n')
     findings = lock_and_verify(

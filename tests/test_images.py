@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from tests_support import GitRepo
 
-from provscore.diff import decode_diff, parse_diff
-from provscore.git import Repo
-from provscore.images import build_images
+from provscore.change.diff import decode_diff, parse_diff
+from provscore.change.git import Repo
+from provscore.change.images import build_images
 
 BASE = "".join(f"line {i}\n" for i in range(1, 61))
 

@@ -1,4 +1,4 @@
-"""provscore.ledgers: flake ledger, freeze ledger, removal approvals (real files in tmp_path)."""
+"""Oracle ledgers: flake ledger, freeze ledger, removal approvals (real files in tmp_path)."""
 
 from __future__ import annotations
 
@@ -11,25 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests_support import SESSION
 
+from provscore.checks.ledgers import check_freeze_ledger
 from provscore.errors import InputError
-from provscore.ledgers import (
-    Approval,
-    FlakeRow,
-    FreezeRow,
-    append_rows,
-    approves,
-    check_freeze_ledger,
-    flake_states,
-    frozen_ids,
-    id_covers,
-    missing_frozen_ids,
-    read_approvals,
-    read_flake_ledger,
-    read_freeze_ledger,
-)
 from provscore.model import Action, Finding, Location
-from provscore.rules import registry
+from provscore.nodeid import covers as id_covers
+from provscore.oracle.approvals import Approval, approves, read_approvals
+from provscore.oracle.flake import FlakeRow, append_rows, flake_states, read_flake_ledger
+from provscore.oracle.freeze import FreezeRow, frozen_ids, missing_frozen_ids, read_freeze_ledger
 
 TODAY = date(2026, 9, 13)
 T = "tests/test_http.py::test_retry_after"
@@ -71,8 +61,8 @@ def rows_of(tmp_path: Path, *rows: dict[str, Any]) -> tuple[FreezeRow, ...]:
 
 
 def check(rows: tuple[FreezeRow, ...], *, budget: int = 10, **kw: Any) -> tuple[Finding, ...]:
-    return check_freeze_ledger(rows, today=TODAY, parked_budget=budget, path="oracle/freeze.jsonl",
-                               **kw)
+    return check_freeze_ledger(SESSION.registry, rows, today=TODAY, parked_budget=budget,
+                               path="oracle/freeze.jsonl", **kw)
 
 
 def codes(findings: tuple[Finding, ...]) -> list[str]:
@@ -471,7 +461,7 @@ def test_ps601_fires_for_an_open_expired_freeze(tmp_path: Path) -> None:
         message=f"freeze of {T} expired on 2026-09-12 (today is 2026-09-13, owner human); "
                 "remove the row or renew it with a new date",
         location=Location(path="oracle/freeze.jsonl", line=1), node_id=T,
-        anchor=f"PS601:{T}:")
+        anchor=f"PS601:{T}:", gate=6)
 
 
 def test_ps601_does_not_fire_on_the_expiry_day_or_for_resolved_rows(tmp_path: Path) -> None:
@@ -611,7 +601,7 @@ def test_findings_are_sorted_and_fully_formatted(tmp_path: Path) -> None:
 
 
 def test_every_ledger_rule_is_registered() -> None:
-    reg = registry()
+    reg = SESSION.registry
     for code in ("PS601", "PS602", "PS603", "PS604", "PS605", "PS606", "PS607", "PS608"):
         rule = reg[code]
         assert rule.source == "ledgers.toml"
@@ -621,7 +611,7 @@ def test_every_ledger_rule_is_registered() -> None:
 
 def test_negative_parked_budget_is_an_error() -> None:
     with pytest.raises(InputError, match=r"parked budget must be at least 0, got -1"):
-        check_freeze_ledger((), today=TODAY, parked_budget=-1)
+        check_freeze_ledger(SESSION.registry, (), today=TODAY, parked_budget=-1)
 
 
 # --------------------------------------------------------------------------- frozen ids
@@ -777,7 +767,7 @@ def test_docs_cover_every_field_and_rule() -> None:
     for name in fields:
         assert re.search(rf"`{name}`", doc), name
     for code in ("PS601", "PS602", "PS603", "PS604", "PS605", "PS606", "PS607", "PS608"):
-        assert code in doc and registry()[code].name in doc, code
+        assert code in doc and SESSION.registry[code].name in doc, code
     assert "provscore ledger record" in doc
 
 

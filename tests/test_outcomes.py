@@ -23,11 +23,11 @@ from pathlib import Path
 import pytest
 
 from provscore.errors import InputError
-from provscore.outcomes import (
+from provscore.nodeid import without_params
+from provscore.results import (
     Outcome,
     RunResults,
     Verdict,
-    base_node_id,
     by_node_id,
     load_many,
     load_results,
@@ -670,7 +670,7 @@ def test_pytest_json_stage_errors_and_outcomes(tmp_path: Path) -> None:
     ],
 )
 def test_base_node_id(node_id: str, base: str) -> None:
-    assert base_node_id(node_id) == base
+    assert without_params(node_id) == base
 
 
 # --------------------------------------------------------------------------- value objects

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from tests_support import GitRepo, codes
+from tests_support import SESSION, GitRepo, codes
 
 from provscore.model import Action, Modification, Provenance
-from provscore.pipeline import ScoreRequest, run_static
+from provscore.pipeline import ScoreRequest, StaticResult, run_static
 
 T = "tests/test_m.py"
 
 
-def static(repo: GitRepo, files: dict[str, str | bytes | None]):  # type: ignore[no-untyped-def]
+def static(repo: GitRepo, files: dict[str, str | bytes | None]) -> StaticResult:
     diff = repo.diff(files)
-    return run_static(ScoreRequest(repo=repo.root, base="HEAD", diff=diff))
+    return run_static(ScoreRequest(repo=repo.root, base="HEAD", diff=diff), SESSION)
 
 
-def classes(result) -> list[tuple[str, str | None, str]]:  # type: ignore[no-untyped-def]
+def classes(result: StaticResult) -> list[tuple[str, str | None, str]]:
     return [(c.provenance.value, c.modification.value if c.modification else None, c.item.code)
             for c in result.provenance.items]
 
@@ -51,7 +51,7 @@ def test_expected_changed_and_changed(repo: GitRepo) -> None:
     assert sorted(codes_of(r)) == ["PS102", "PS108"]
 
 
-def codes_of(result) -> list[str]:  # type: ignore[no-untyped-def]
+def codes_of(result: StaticResult) -> list[str]:
     return [f.code for f in result.findings if f.action is not Action.INFO]
 
 
@@ -79,21 +79,23 @@ def test_crlf_test_file_edit(repo: GitRepo) -> None:
     repo.commit({T: b"def test_a():\r\n    assert f() == 1\r\n    assert g() == 2\r\n"})
     r = static(repo, {T: b"def test_a():\r\n    assert f() == 1\r\n"})
     assert codes_of(r) == ["PS101"]
-    assert [f.location.line for f in r.findings if f.code == "PS101"] == [3]  # type: ignore[union-attr]
+    assert [f.location.line if f.location else None
+            for f in r.findings if f.code == "PS101"] == [3]
 
 
 def test_syntax_error_in_post_image_is_ps903(repo: GitRepo) -> None:
     repo.commit({T: "def test_a():\n    assert f() == 1\n"})
     r = static(repo, {T: "def test_a(:\n    assert f() == 1\n"})
     assert codes_of(r) == ["PS903"]
-    assert r.findings[0].location.path == T  # type: ignore[union-attr]
+    loc = r.findings[0].location
+    assert loc is not None and loc.path == T
 
 
 def test_binary_and_empty_diffs(repo: GitRepo) -> None:
     repo.commit({"tests/data/blob.bin": b"\x00\x01", "src/a.py": "X = 1\n"})
     r = static(repo, {"tests/data/blob.bin": b"\x00\x02"})
     assert codes_of(r) == ["PS108"]
-    empty = run_static(ScoreRequest(repo=repo.root, base="HEAD", diff=b""))
+    empty = run_static(ScoreRequest(repo=repo.root, base="HEAD", diff=b""), SESSION)
     assert empty.findings == () and empty.changes.is_empty
 
 
@@ -117,7 +119,7 @@ def test_helper_module_imported_by_tests(repo: GitRepo) -> None:
 def test_head_mode_matches_diff_mode(repo: GitRepo) -> None:
     base = repo.commit({T: "def test_a():\n    assert f() == 1\n    assert g() == 2\n"})
     repo.commit({T: "import pytest\n\n@pytest.mark.xfail\ndef test_a():\n    assert f() == 1\n"})
-    r = run_static(ScoreRequest(repo=repo.root, base=base, head="HEAD"))
+    r = run_static(ScoreRequest(repo=repo.root, base=base, head="HEAD"), SESSION)
     assert sorted(codes_of(r)) == ["PS101", "PS202"]
 
 

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from tests_support import SHARED, GitRepo
 
-from provscore.diff import FileStatus, parse_diff
+from provscore.change.diff import parse_diff
 from provscore.model import Decision
+from provscore.testing import pre_images_from_patch
 
 FOLDER = SHARED / "data" / "agent-patches"
-FILLER = "pass  # filler\n"
 
 
 def _rows() -> list[tuple[str, str]]:
@@ -31,24 +31,6 @@ def _rows() -> list[tuple[str, str]]:
     return rows
 
 
-def _pre_images(text: str) -> dict[str, str]:
-    images: dict[str, str] = {}
-    for f in parse_diff(text).files:
-        if f.status is FileStatus.ADDED or f.old_path is None or f.binary:
-            continue
-        lines: dict[int, str] = {}
-        for h in f.hunks:
-            for ln in h.lines:
-                if ln.kind in (" ", "-") and ln.old_no is not None:
-                    lines[ln.old_no] = ln.text
-        last = max(lines, default=0)
-        body = "".join(lines.get(i, FILLER) for i in range(1, last + 1))
-        if not f.old_no_eol:
-            body += FILLER
-        images[f.old_path] = body
-    return images
-
-
 ROWS = _rows()
 SAMPLE = ROWS[::5]  # every fifth real patch keeps the suite fast; benchmarks run them all
 
@@ -57,7 +39,7 @@ SAMPLE = ROWS[::5]  # every fifth real patch keeps the suite fast; benchmarks ru
 @pytest.mark.parametrize(("name", "patch"), SAMPLE, ids=[n for n, _ in SAMPLE])
 def test_real_agent_patch_scores_end_to_end(name: str, patch: str, tmp_path: Path) -> None:
     repo = GitRepo(tmp_path / "repo")
-    repo.commit({"README.md": "base\n", **_pre_images(patch)})
+    repo.commit({"README.md": "base\n", **pre_images_from_patch(patch)})
     report = repo.score(patch.encode("utf-8", "surrogateescape"))
     codes = {f.code for f in report.findings}
     assert "PS902" not in codes and "PS901" not in codes, [f.message for f in report.findings]

@@ -25,7 +25,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 import jsonschema
 import pytest
-from tests_support import GitRepo
+from tests_support import SESSION, GitRepo
 
 from provscore import __version__
 from provscore.demo import build_demo_repo
@@ -35,7 +35,6 @@ from provscore.report import RENDERERS, RenderOptions, sarif
 from provscore.report import github as gh
 from provscore.report import markdown as md
 from provscore.report.model import Report
-from provscore.rules import registry
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -164,7 +163,7 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Repo
 
 def with_info(report: Report) -> Report:
     """The report plus one info finding (no built-in rule emits one in these scenarios)."""
-    info = registry()["PS103"].finding("an info-level note about `tests/test_invoice.py`",
+    info = SESSION.registry["PS103"].finding("an info-level note about `tests/test_invoice.py`",
                                        location=Location("tests/test_invoice.py", 3),
                                        action=Action.INFO, anchor="info-note")
     return dataclasses.replace(report, findings=(*report.findings, info))
@@ -383,7 +382,7 @@ def test_sarif_results_rules_and_fingerprints(reports: dict[str, Report]) -> Non
             "provscore/v1": hashlib.sha256(f.anchor.encode()).hexdigest()}
     rule = rules[[r["id"] for r in rules].index("PS101")]
     assert rule["helpUri"].endswith("/docs/rules.md#ps101-assertion-removed")
-    assert rule["help"]["markdown"].startswith(registry()["PS101"].rationale.split()[0])
+    assert rule["help"]["markdown"].startswith(SESSION.registry["PS101"].rationale.split()[0])
     props = run["properties"]
     assert (props["decision"], props["mergeScore"], props["unscored"]) == ("reject", None, True)
     assert run["invocations"] == [{"executionSuccessful": True}]
@@ -454,7 +453,7 @@ def test_markdown_rule_links_reach_the_rules_page(reports: dict[str, Report]) ->
     page = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     headings = {re.sub(r"[^a-z0-9 _-]", "", line[3:].strip().lower()).replace(" ", "-")
                 for line in page.splitlines() if line.startswith("## ")}
-    for rule in registry().sorted():
+    for rule in SESSION.registry.sorted():
         assert md.rule_anchor(rule.code, rule.name) in headings
     text = RENDERERS["markdown"](reports["demo"], OPTIONS)
     assert f"]({md.DEFAULT_RULES_URL}#ps101-assertion-removed)" in text

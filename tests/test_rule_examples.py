@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests_support import SESSION
 
-from provscore.rules import Rule, RuleExample, registry
-from provscore.ruletesting import fired, run_example
+from provscore.registry import Rule, RuleExample
+from provscore.testing import fired, run_example
 
 CASES = [(rule, kind, i, ex)
-         for rule in registry().sorted()
+         for rule in SESSION.registry.sorted()
          for kind, examples in (("invalid", rule.invalid), ("valid", rule.valid))
          for i, ex in enumerate(examples)]
 
@@ -19,7 +20,7 @@ CASES = [(rule, kind, i, ex)
                          ids=[f"{r.code}-{r.name}-{k.upper()}-{i}" for r, k, i, _ in CASES])
 def test_rule_example(rule: Rule, kind: str, index: int, example: RuleExample,
                       tmp_path: Path) -> None:
-    report = run_example(example, tmp_path)
+    report = run_example(example, tmp_path, SESSION)
     hits = fired(report, rule.code)
     if kind == "invalid":
         assert hits, f"{rule.code} did not fire; findings: {[f.code for f in report.findings]}"
@@ -28,7 +29,7 @@ def test_rule_example(rule: Rule, kind: str, index: int, example: RuleExample,
         assert not hits, f"{rule.code} fired on a valid example: {[h.message for h in hits]}"
 
 
-DIFF_RULES = [r for r in registry().sorted()
+DIFF_RULES = [r for r in SESSION.registry.sorted()
               if r.source in ("evidence.toml", "suppression.toml", "writeset.toml", "input.toml")]
 
 

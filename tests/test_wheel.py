@@ -23,8 +23,9 @@ def test_wheel_carries_the_rule_registry(tmp_path: Path) -> None:
                     str(wheel)], check=True, capture_output=True)
     work = tmp_path / "elsewhere"
     work.mkdir()
-    probe = ("import provscore, provscore.rules as r; "
-             "print(provscore.__file__); print(r.rules_dir()); print(len(r.registry().rules))")
+    probe = ("import provscore, provscore.registry as r, provscore.session as s; "
+             "print(provscore.__file__); print(r.rules_dir()); "
+             "print(len(s.Session.load().registry.rules))")
     out = subprocess.run([str(py), "-I", "-c", probe], cwd=work, check=True,
                          capture_output=True, text=True).stdout.splitlines()
     assert out[0].startswith(str(env_dir)), out

@@ -1,5 +1,5 @@
 """Re-export the shared test helpers for modules that import them by name."""
 
-from conftest import SHARED, GitRepo, codes
+from conftest import SESSION, SHARED, GitRepo, codes
 
-__all__ = ["SHARED", "GitRepo", "codes"]
+__all__ = ["SESSION", "SHARED", "GitRepo", "codes"]

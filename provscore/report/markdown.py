@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from tabulate import tabulate
 
 from provscore import __version__
-from provscore.decision import GATES, gate_of
 from provscore.model import Action, Decision, Finding
 from provscore.report import RenderOptions, register
 from provscore.report.model import Report
@@ -150,9 +149,9 @@ def first_cause_line(report: Report, base_url: str) -> str:
 
 def counts_table(report: Report) -> str:
     """Findings by gate (rows) and action (columns), with each gate's status."""
-    counts = {number: dict.fromkeys(Action, 0) for number, _, _ in GATES}
+    counts = {g.number: dict.fromkeys(Action, 0) for g in report.gates}
     for f in report.findings:
-        counts.setdefault(gate_of(f.code), dict.fromkeys(Action, 0))[f.action] += 1
+        counts.setdefault(f.gate, dict.fromkeys(Action, 0))[f.action] += 1
     rows: list[list[str]] = []
     for g in report.gates:
         status = GATE_STATUS.get(g.status, escape_text(g.status))

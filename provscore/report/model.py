@@ -1,7 +1,9 @@
-"""Stage 8: the one report model every renderer formats (they compute nothing).
+"""Stage 9: the one report model every renderer formats (they compute nothing).
 
 ``Report.to_dict()`` is the JSON report (documented in docs/report.md); the
-text, markdown, SARIF and GitHub renderers read the same object.
+text, markdown, SARIF and GitHub renderers read the same object. What a renderer
+needs to know about a rule (its summary, rationale, gate) travels with the report in
+:attr:`Report.rules`, so no renderer reads the registry.
 """
 
 from __future__ import annotations
@@ -10,8 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from provscore import __version__
-from provscore.decision import FirstCause, GateResult, ScoreBreakdown
-from provscore.model import Decision, Finding
+from provscore.errors import ExitCode
+from provscore.model import Action, Decision, Finding
+from provscore.scoring.decision import FirstCause, GateResult, ScoreBreakdown
 
 SCHEMA = "provscore.report/1"
 
@@ -42,6 +45,20 @@ class ResultRow:
 
 
 @dataclass(frozen=True, slots=True)
+class RuleInfo:
+    """The registry's row of a rule that fired, as renderers show it."""
+
+    code: str
+    name: str
+    action: Action
+    penalty: float
+    summary: str
+    rationale: str
+    gate: int
+    gate_name: str
+
+
+@dataclass(frozen=True, slots=True)
 class Inputs:
     repo: str
     base: str
@@ -65,10 +82,16 @@ class Report:
     inputs: Inputs
     unscored: bool
     results: tuple[ResultRow, ...] = ()
+    # Every rule that fired, by code (not part of the JSON report: the registry is).
+    rules: tuple[RuleInfo, ...] = ()
+
+    def rule(self, code: str) -> RuleInfo | None:
+        return next((r for r in self.rules if r.code == code), None)
 
     @property
-    def exit_code(self) -> int:
-        return {Decision.PASS: 0, Decision.REVIEW: 1, Decision.REJECT: 2}[self.decision]
+    def exit_code(self) -> ExitCode:
+        return {Decision.PASS: ExitCode.PASS, Decision.REVIEW: ExitCode.REVIEW,
+                Decision.REJECT: ExitCode.REJECT}[self.decision]
 
     def to_dict(self) -> dict[str, Any]:
         fc = self.first_cause

@@ -28,12 +28,10 @@ from typing import Any
 from urllib.parse import quote
 
 from provscore import __version__
-from provscore.decision import GATES, gate_of
 from provscore.model import Action, Finding
 from provscore.report import RenderOptions, register
 from provscore.report.markdown import PROJECT_URL, rule_anchor, rules_url
-from provscore.report.model import SCHEMA, Report
-from provscore.rules import Rule, registry
+from provscore.report.model import SCHEMA, Report, RuleInfo
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -46,7 +44,6 @@ MAX_NAME_CHARS = 255
 MAX_DESCRIPTION_CHARS = 1_024
 
 LEVEL = {Action.REJECT: "error", Action.PENALTY: "warning", Action.INFO: "note"}
-_GATE_NAMES = {number: name for number, name, _ in GATES}
 _UNWRAP = re.compile(r"(?<!\n)\n(?!\n)")
 
 
@@ -73,14 +70,14 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def _descriptor(code: str, finding: Finding, rule: Rule | None, base_url: str
+def _descriptor(code: str, finding: Finding, rule: RuleInfo | None, base_url: str
                 ) -> dict[str, Any]:
     name = rule.name if rule else finding.name
     summary = (rule.summary if rule else "") or name
     rationale = (rule.rationale if rule else "") or summary
     prose = _UNWRAP.sub(" ", rationale)  # the registry hard-wraps its TOML text
     url = f"{base_url}#{rule_anchor(code, name)}"
-    gate = gate_of(code)
+    gate = rule.gate if rule else finding.gate
     return {
         "id": code,
         "name": _clip(name, MAX_NAME_CHARS),
@@ -90,7 +87,7 @@ def _descriptor(code: str, finding: Finding, rule: Rule | None, base_url: str
                  "markdown": f"{rationale}\n\n[{code} {name}]({url})"},
         "helpUri": url,
         "defaultConfiguration": {"level": LEVEL[rule.action if rule else finding.action]},
-        "properties": {"tags": ["provscore", _GATE_NAMES.get(gate, "other")],
+        "properties": {"tags": ["provscore", rule.gate_name if rule else "other"],
                        "gate": gate,
                        "penalty": rule.penalty if rule else finding.penalty},
     }
@@ -144,7 +141,6 @@ def _result(f: Finding, index: int, report: Report) -> dict[str, Any]:
 
 def sarif_log(report: Report, base_url: str) -> dict[str, Any]:
     """The SARIF log as a dict (``render_sarif`` serialises it)."""
-    reg = registry().rules
     findings = list(report.findings)
     notifications: list[dict[str, Any]] = []
     if len(findings) > MAX_RESULTS:
@@ -163,7 +159,7 @@ def sarif_log(report: Report, base_url: str) -> dict[str, Any]:
     for f in findings:
         if f.code not in index:
             index[f.code] = len(rules)
-            rules.append(_descriptor(f.code, f, reg.get(f.code), base_url))
+            rules.append(_descriptor(f.code, f, report.rule(f.code), base_url))
         results.append(_result(f, index[f.code], report))
     invocation: dict[str, Any] = {"executionSuccessful": True}
     if notifications:

@@ -1,0 +1,95 @@
+"""Helper oracles and skipping fixtures defined in other modules than the changed test."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Mapping, Sequence
+
+from provscore.change.collection import CollectionConfig
+from provscore.change.git import Repo
+from provscore.evidence import FilePair, Tables, extract
+
+
+class HelperIndex:
+    """Which imported names are helper oracles, read from base (or the post-image).
+
+    Called as ``index(importing_path, qualified_name)``; each module is classified once.
+    """
+
+    def __init__(self, repo: Repo, base: str, config: CollectionConfig, tables: Tables,
+                 post_images: Mapping[str, bytes | None]) -> None:
+        self.repo, self.base, self.config, self.tables = repo, base, config, tables
+        self.post_images = post_images
+        self._tree: set[str] | None = None
+        self._cache: dict[str, frozenset[str]] = {}
+
+    def _paths(self) -> set[str]:
+        if self._tree is None:
+            self._tree = {e.path for e in self.repo.ls_tree(self.base) if e.path.endswith(".py")}
+            self._tree |= {p for p in self.post_images if p.endswith(".py")}
+        return self._tree
+
+    def _helpers(self, path: str) -> frozenset[str]:
+        if path not in self._cache:
+            self._cache[path] = frozenset()  # guards against import cycles
+            if path in self.post_images:
+                data = self.post_images[path]
+            else:
+                data = self.repo.read_blobs(self.base, [path]).get(path)
+            if data is not None:
+                ev = extract(path, data, self.config, self.tables)
+                self._cache[path] = frozenset(h.qualname for h in ev.helpers)
+        return self._cache[path]
+
+    def __call__(self, importer: str, qualname: str) -> bool:
+        module, _, name = qualname.rpartition(".")
+        if not module or not name:
+            return False
+        if module.startswith("."):
+            dots = len(module) - len(module.lstrip("."))
+            pkg = posixpath.dirname(importer)
+            for _ in range(dots - 1):
+                pkg = posixpath.dirname(pkg)
+            rest = module.lstrip(".").replace(".", "/")
+            stem = posixpath.join(pkg, rest) if rest else pkg
+        else:
+            stem = module.replace(".", "/")
+        tree = self._paths()
+        for candidate in (f"{stem}.py", f"{stem}/__init__.py", f"src/{stem}.py",
+                          f"src/{stem}/__init__.py"):
+            if candidate in tree and _worth_reading(candidate):
+                return name in self._helpers(candidate)
+        return False
+
+
+def _worth_reading(path: str) -> bool:
+    # Helper oracles live in test code; production modules are the call graph's job.
+    parts = path.split("/")
+    return any("test" in p for p in parts) or parts[-1] == "conftest.py"
+
+
+def skipping_conftest_fixtures(repo: Repo, base: str, pairs: Sequence[FilePair],
+                               post_images: Mapping[str, bytes | None],
+                               config: CollectionConfig, tables: Tables) -> frozenset[str]:
+    """Fixtures that skip, defined in the conftest.py files above the changed tests (as
+    they are after the patch): requesting one from an existing test is a new skip."""
+    dirs: set[str] = set()
+    for p in pairs:
+        if p.new_path and p.post and p.post.tests:
+            d = posixpath.dirname(p.new_path)
+            while True:
+                dirs.add(d)
+                if not d:
+                    break
+                d = posixpath.dirname(d)
+    paths = sorted(posixpath.join(d, "conftest.py") if d else "conftest.py" for d in dirs)
+    unchanged = [p for p in paths if p not in post_images]
+    blobs: dict[str, bytes | None] = dict(repo.read_blobs(base, unchanged))
+    blobs.update({p: post_images[p] for p in paths if p in post_images})
+    names: set[str] = set()
+    for path, data in blobs.items():
+        if data is None:
+            continue
+        ev = extract(path, data, config, tables, collect_tests=False)
+        names |= {h.qualname for h in ev.helpers if h.is_fixture and h.skips}
+    return frozenset(names)

@@ -1,0 +1,53 @@
+"""pytest's collection rules (which files, classes and functions are tests), from base."""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class CollectionConfig:
+    """pytest's collection rules, read from base configuration."""
+
+    python_files: tuple[str, ...] = ("test_*.py", "*_test.py")
+    python_classes: tuple[str, ...] = ("Test",)
+    python_functions: tuple[str, ...] = ("test",)
+    testpaths: tuple[str, ...] = ()
+    norecursedirs: tuple[str, ...] = ("*.egg", ".*", "_darcs", "build", "CVS", "dist",
+                                      "node_modules", "venv", "{arch}")
+
+    def is_collected(self, path: str) -> bool:
+        """Whether pytest (with base's configuration) collects tests from this file."""
+        if not path.endswith(".py") or path.rsplit("/", 1)[-1] == "conftest.py":
+            return False
+        if not self.is_test_file(path):
+            return False
+        if self.testpaths and not any(
+                fnmatch.fnmatch(path, tp) or path.startswith(tp.rstrip("/") + "/") or path == tp
+                for tp in self.testpaths):
+            return False
+        dirs = path.split("/")[:-1]
+        return not any(fnmatch.fnmatch(d, pat) for d in dirs for pat in self.norecursedirs)
+
+    def is_test_file(self, path: str) -> bool:
+        base = path.rsplit("/", 1)[-1]
+        return any(fnmatch.fnmatch(path if "/" in pat else base, pat)
+                   for pat in self.python_files)
+
+    @staticmethod
+    def _name_matches(name: str, patterns_: Sequence[str]) -> bool:
+        for pat in patterns_:
+            if any(ch in pat for ch in "*?["):
+                if fnmatch.fnmatch(name, pat):
+                    return True
+            elif name.startswith(pat):
+                return True
+        return False
+
+    def is_test_class(self, name: str) -> bool:
+        return self._name_matches(name, self.python_classes)
+
+    def is_test_function(self, name: str) -> bool:
+        return self._name_matches(name, self.python_functions)

@@ -1,0 +1,327 @@
+"""Runner configuration as provscore needs it: pytest/coverage options before and after.
+
+Two uses: the collection rules (``python_files`` & co.) are read from *base*
+so the patch cannot redefine what a test is; and base and patched runner
+configuration are compared to find options that deselect, ignore or loosen
+(PS205). A configuration file that does not parse is reported, never skipped.
+``pyproject.toml`` and ``setup.cfg`` count as runner channels only when one of
+their runner sections changes (:attr:`RunnerConfig.sections_changed`).
+"""
+
+from __future__ import annotations
+
+import configparser
+import posixpath
+import shlex
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from provscore.change.collection import CollectionConfig
+from provscore.change.images import FileImages
+
+# pytest reads the first of these that holds a pytest section.
+CONFIG_FILES = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "pyproject.toml",
+                "tox.ini", "setup.cfg")
+COVERAGE_FILES = (".coveragerc", "setup.cfg", "tox.ini", "pyproject.toml")
+
+
+@dataclass(frozen=True, slots=True)
+class RunnerOptions:
+    """The pytest/coverage settings of one tree (one side of the patch)."""
+
+    source: str | None
+    ini: Mapping[str, str]  # raw ini values (lists joined by newlines)
+    addopts: tuple[str, ...]
+    fail_under: float | None
+    error: str | None = None
+    tox_flags: tuple[str, ...] = ()  # pytest options in tox.ini [testenv*] commands
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigChange:
+    """One loosening of the runner configuration (PS205)."""
+
+    path: str
+    option: str
+    detail: str
+
+
+def _decode(data: bytes | None) -> str | None:
+    return None if data is None else data.decode("utf-8", "replace")
+
+
+def _ini_section(text: str, path: str) -> tuple[dict[str, str] | None, str | None]:
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text, source=path)
+    except configparser.Error as exc:
+        return None, f"{path}: {str(exc).splitlines()[0]}"
+    section = "tool:pytest" if path.endswith("setup.cfg") else "pytest"
+    if parser.has_section(section):
+        return dict(parser.items(section)), None
+    return None, None
+
+
+def _toml(text: str, path: str) -> tuple[dict[str, Any] | None, str | None]:
+    try:
+        return tomllib.loads(text), None
+    except tomllib.TOMLDecodeError as exc:
+        return None, f"{path}: {exc}"
+
+
+def _stringify(value: object) -> str:
+    if isinstance(value, list):
+        return "\n".join(str(v) for v in value)
+    return str(value)
+
+
+def read_options(files: Mapping[str, bytes | None]) -> RunnerOptions:
+    """Runner options from the config files of one tree (path → bytes or None)."""
+    ini: dict[str, str] | None = None
+    source: str | None = None
+    errors: list[str] = []
+    for path in CONFIG_FILES:
+        text = _decode(files.get(path))
+        if text is None:
+            continue
+        if path.endswith(".toml"):
+            data, err = _toml(text, path)
+            if err:
+                errors.append(err)
+                continue
+            # pytest.toml: [pytest]; pyproject.toml: [tool.pytest] (pytest 9 native)
+            # or [tool.pytest.ini_options].
+            section = (data or {}).get("pytest") if path != "pyproject.toml" else \
+                (data or {}).get("tool", {}).get("pytest")
+            if isinstance(section, dict):
+                opts = section.get("ini_options", section)
+                if isinstance(opts, dict):
+                    ini = {str(k): _stringify(v) for k, v in opts.items()
+                           if not isinstance(v, dict)}
+        else:
+            ini, err = _ini_section(text, path)
+            if err:
+                errors.append(err)
+        if ini is not None:
+            source = path
+            break
+    ini = ini or {}
+    try:
+        addopts = tuple(shlex.split(ini.get("addopts", "").replace("\n", " ")))
+    except ValueError as exc:
+        errors.append(f"{source}: addopts: {exc}")
+        addopts = ()
+    return RunnerOptions(source, ini, addopts, _fail_under(files, errors),
+                         "; ".join(errors) or None, _tox_pytest_flags(files.get("tox.ini")))
+
+
+def _tox_pytest_flags(data: bytes | None) -> tuple[str, ...]:
+    """Options passed to pytest by tox's commands (`pytest -k "not slow" tests`)."""
+    text = _decode(data)
+    if text is None:
+        return ()
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return ("<tox.ini does not parse>",)
+    flags: list[str] = []
+    for section in parser.sections():
+        if not section.startswith("testenv") or not parser.has_option(section, "commands"):
+            continue
+        for line in parser.get(section, "commands").splitlines():
+            try:
+                tokens = shlex.split(line)
+            except ValueError:
+                flags.append(line.strip())
+                continue
+            for i, tok in enumerate(tokens):
+                if tok.endswith(("pytest", "py.test")) or tok == "pytest":
+                    flags += [t for t in tokens[i + 1:]]
+                    break
+    return tuple(flags)
+
+
+def _fail_under(files: Mapping[str, bytes | None], errors: list[str]) -> float | None:
+    for path in COVERAGE_FILES:
+        text = _decode(files.get(path))
+        if text is None:
+            continue
+        value: object = None
+        if path == "pyproject.toml":
+            data, _ = _toml(text, path)
+            value = (data or {}).get("tool", {}).get("coverage", {}).get("report", {}).get(
+                "fail_under")
+        else:
+            parser = configparser.ConfigParser(interpolation=None, strict=False)
+            try:
+                parser.read_string(text)
+            except configparser.Error:
+                continue
+            section = "report" if path == ".coveragerc" else "coverage:report"
+            if parser.has_option(section, "fail_under"):
+                value = parser.get(section, "fail_under")
+        if value is not None:
+            try:
+                return float(str(value))
+            except ValueError:
+                errors.append(f"{path}: fail_under is not a number")
+    return None
+
+
+def collection_config(options: RunnerOptions) -> CollectionConfig:
+    def split(key: str, default: tuple[str, ...]) -> tuple[str, ...]:
+        raw = options.ini.get(key)
+        return tuple(raw.split()) if raw and raw.split() else default
+
+    default = CollectionConfig()
+    return CollectionConfig(
+        python_files=split("python_files", default.python_files),
+        python_classes=split("python_classes", default.python_classes),
+        python_functions=split("python_functions", default.python_functions),
+        testpaths=split("testpaths", default.testpaths),
+        norecursedirs=split("norecursedirs", default.norecursedirs))
+
+
+# Options that remove tests from the run or stop failures from counting.
+_NARROWING_FLAGS = ("--deselect", "-k", "--ignore", "--ignore-glob", "-m", "--lf",
+                    "--last-failed", "--sw", "--stepwise", "--stepwise-skip", "--co",
+                    "--collect-only", "--noconftest", "--continue-on-collection-errors",
+                    "--maxfail", "-x", "--exitfirst", "--confcutdir", "--rootdir", "-c",
+                    "--pyargs", "--runxfail", "--disable-warnings", "--no-cov",
+                    "--cov-fail-under", "--ignore-glob", "--lfnf", "--last-failed-no-failures",
+                    "--deselect-glob", "--timeout", "-q")
+_LOOSENING_KEYS = {"testpaths", "python_files", "python_classes", "python_functions",
+                   "filterwarnings", "log_level", "doctest_optionflags",
+                   "norecursedirs", "xfail_strict", "collect_ignore", "empty_parameter_set_mark",
+                   "minversion", "required_plugins", "console_output_style", "usefixtures",
+                   "pythonpath", "consider_namespace_packages", "strict_markers", "strict"}
+
+
+def _flags(tokens: tuple[str, ...]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok == "-p" and i + 1 < len(tokens):
+            out.append(f"-p {tokens[i + 1]}")
+            i += 2
+            continue
+        out.append(tok)
+        i += 1
+    return out
+
+
+def compare_options(pre: RunnerOptions, post: RunnerOptions) -> list[ConfigChange]:
+    """Loosenings from base to patched configuration."""
+    path = post.source or pre.source or "pytest configuration"
+    changes: list[ConfigChange] = []
+    if post.error and not pre.error:
+        changes.append(ConfigChange(path, "config", f"no longer parses: {post.error}"))
+    before = _flags(pre.addopts)
+    for flag in _flags(post.addopts):
+        if flag in before:
+            before.remove(flag)
+            continue
+        name = flag.split("=", 1)[0]
+        if flag.startswith("-p no:") or name in _NARROWING_FLAGS or name.startswith("-k") \
+                or name.startswith("--deselect") or name.startswith("--ignore") \
+                or (name.startswith("-m") and len(name) > 2):
+            changes.append(ConfigChange(path, "addopts", f"adds {flag}"))
+        elif name.startswith("-"):
+            changes.append(ConfigChange(path, "addopts", f"adds {flag} (unknown effect)"))
+    tox_before = list(pre.tox_flags)
+    for flag in post.tox_flags:
+        if flag in tox_before:
+            tox_before.remove(flag)
+        elif flag.startswith("-"):
+            changes.append(ConfigChange("tox.ini", "commands", f"tox runs pytest with {flag}"))
+    for key in sorted(_LOOSENING_KEYS):
+        a, b = pre.ini.get(key), post.ini.get(key)
+        if a != b and not (key == "xfail_strict" and str(b).lower() in ("true", "1")):
+            changes.append(ConfigChange(path, key, f"{key}: {a!r} → {b!r}"))
+    if pre.fail_under is not None and (post.fail_under is None or post.fail_under < pre.fail_under):
+        changes.append(ConfigChange(path, "fail_under",
+                                    f"coverage fail_under lowered {pre.fail_under} → "
+                                    f"{post.fail_under}"))
+    return changes
+
+
+# --------------------------------------------------------------------------- both sides
+
+
+@dataclass(frozen=True, slots=True)
+class RunnerConfig:
+    """The runner configuration at base and after the patch, and what changed in it."""
+
+    base: RunnerOptions
+    post: RunnerOptions
+    collection: CollectionConfig  # from base only: the patch cannot redefine what a test is
+    changes: tuple[ConfigChange, ...]  # loosenings, base → patched (PS205)
+    sections_changed: frozenset[str]  # pyproject.toml / setup.cfg whose runner sections changed
+
+    @classmethod
+    def unchanged(cls) -> RunnerConfig:
+        empty = read_options({})
+        return cls(empty, empty, CollectionConfig(), (), frozenset())
+
+
+def read_runner_config(images: Sequence[FileImages],
+                       base_blobs: Mapping[str, bytes | None]) -> RunnerConfig:
+    """Both sides of the runner configuration, from base blobs and the patch's images."""
+    pre = {p: base_blobs.get(p) for p in (*CONFIG_FILES, *COVERAGE_FILES)}
+    post = dict(pre)
+    for img in images:
+        for path in (img.change.old_path, img.change.new_path):
+            if path in post:
+                post[path] = img.post if path == img.change.new_path else None
+    base_options, post_options = read_options(pre), read_options(post)
+    return RunnerConfig(base_options, post_options, collection_config(base_options),
+                        tuple(compare_options(base_options, post_options)),
+                        _runner_sections_changed(images))
+
+
+def _runner_sections_changed(images: Sequence[FileImages]) -> frozenset[str]:
+    """pyproject.toml / setup.cfg count as runner channels only when those sections change."""
+    out: set[str] = set()
+    for img in images:
+        path = img.change.path
+        name = posixpath.basename(path)
+        if name == "pyproject.toml":
+            if _toml_sections(img.pre) != _toml_sections(img.post):
+                out.add(path)
+        elif name == "setup.cfg" and _cfg_sections(img.pre) != _cfg_sections(img.post):
+            out.add(path)
+    return frozenset(out)
+
+
+def _toml_sections(data: bytes | None) -> object:
+    if data is None:
+        return None
+    try:
+        doc = tomllib.loads(data.decode("utf-8", "replace"))
+    except tomllib.TOMLDecodeError:
+        return ("unparseable", data)  # fail closed: unparseable differs from anything
+    tool = doc.get("tool", {})
+    project = doc.get("project", {})
+    return (tool.get("pytest"), tool.get("coverage"), tool.get("tox"), tool.get("nox"),
+            tool.get("poetry", {}).get("dependencies"), tool.get("hatch", {}).get("envs"),
+            project.get("dependencies"), project.get("optional-dependencies"),
+            project.get("entry-points"), doc.get("build-system"),
+            doc.get("dependency-groups"))
+
+
+def _cfg_sections(data: bytes | None) -> object:
+    if data is None:
+        return None
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(data.decode("utf-8", "replace"))
+    except configparser.Error:
+        return ("unparseable", data)
+    keep = [s for s in parser.sections()
+            if s in ("tool:pytest", "options", "options.extras_require", "options.entry_points")
+            or s.startswith("coverage:")]
+    return {s: dict(parser.items(s)) for s in keep}

@@ -1,0 +1,195 @@
+"""Gate 8: preexisting evidence removed, weakened or rewritten; evidence the patch wrote.
+
+A removal or weakening a human approved in the oracle dir is neither a finding nor a
+penalty (the approved test still does not vote). Each finding that counts toward the
+score's removed/added tallies says so (``Finding.tally``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+from provscore.checks.base import loc, static_check
+from provscore.checks.facts import StaticFacts
+from provscore.evidence import EvidenceKind
+from provscore.model import Action, Finding, Modification, PathRole, Provenance
+from provscore.nodeid import file_of
+from provscore.oracle.approvals import Approval, approves
+from provscore.provenance import ClassifiedItem, HelperStatus, TestStatus
+from provscore.registry.model import Rule
+
+APPROVAL_MARKER = re.compile(r"HUMAN[_\- ]?ORACLE[_\- ]?REMOVAL|HUMAN[_\- ]?APPROVED[_\- ]?REMOVAL",
+                             re.IGNORECASE)
+
+
+def counts_as_test_evidence(c: ClassifiedItem) -> bool:
+    """Items inside tests (and module level); helper bodies are judged as a whole (PS105)."""
+    item = c.item
+    return item.in_test or item.node_id == item.path
+
+
+def _anchor(c: ClassifiedItem) -> str:
+    item = c.item
+    return f"{item.node_id}|{item.kind.value}|{item.code}"
+
+
+def _approved(node_id: str, approvals: Sequence[Approval], anchor: str) -> bool:
+    return bool(approvals) and (approves(approvals, node_id) is not None
+                                or approves(approvals, anchor) is not None)
+
+
+def _test_items(facts: StaticFacts, provenance: Provenance) -> Iterator[ClassifiedItem]:
+    for c in facts.provenance.items:
+        if c.provenance is provenance and counts_as_test_evidence(c):
+            yield c
+
+
+def _modified(facts: StaticFacts, *, expected: bool) -> Iterator[ClassifiedItem]:
+    """Modified items that weaken (or, with ``expected``, rewrite an expected value),
+    unless approved."""
+    for c in _test_items(facts, Provenance.AGENT_MODIFIED):
+        if c.modification is Modification.STRENGTHENED:
+            continue
+        if (c.modification is Modification.EXPECTED_CHANGED) is not expected:
+            continue
+        if not _approved(c.item.node_id, facts.approvals, _anchor(c)):
+            yield c
+
+
+def _modified_finding(rule: Rule, c: ClassifiedItem, tally: str | None = None) -> Finding:
+    item, pre = c.item, c.pre
+    assert pre is not None
+    return rule.finding(location=loc(item.path, item.line, c.side), node_id=item.node_id,
+                        anchor=_anchor(c), tally=tally, kind=item.kind.value, code=item.shown,
+                        before=pre.code, reason=c.reason, test=item.node_id,
+                        modification=(c.modification or Modification.CHANGED).value)
+
+
+@static_check("PS101")
+def assertion_removed(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    for c in _test_items(facts, Provenance.AGENT_REMOVED):
+        item = c.item
+        if item.kind is EvidenceKind.EXPECTED_READ or \
+                _approved(item.node_id, facts.approvals, _anchor(c)):
+            continue
+        yield rule.finding(location=loc(item.path, item.line, c.side), node_id=item.node_id,
+                           anchor=_anchor(c), kind=item.kind.value, code=item.shown,
+                           test=item.node_id)
+
+
+@static_check("PS102")
+def assertion_weakened(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    for c in _modified(facts, expected=False):
+        yield _modified_finding(rule, c)
+
+
+@static_check("PS103")
+def assertion_added(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    for c in facts.provenance.items:
+        if not counts_as_test_evidence(c):
+            continue
+        item = c.item
+        where = loc(item.path, item.line, c.side)
+        if c.provenance is Provenance.AGENT_MODIFIED and \
+                c.modification is Modification.STRENGTHENED:
+            pre = c.pre
+            assert pre is not None
+            yield rule.finding(location=where, node_id=item.node_id, anchor=_anchor(c),
+                               kind=item.kind.value, test=item.node_id,
+                               code=f"{item.shown} (strengthened from {pre.shown}: {c.reason})")
+        elif c.provenance is Provenance.AGENT_ADDED and item.kind is not EvidenceKind.EXPECTED_READ:
+            yield rule.finding(location=where, node_id=item.node_id, anchor=_anchor(c),
+                               kind=item.kind.value, code=item.shown, test=item.node_id)
+
+
+@static_check("PS104")
+def tautological_assertion(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    for c in facts.provenance.items:
+        if not counts_as_test_evidence(c) or c.post is None or not c.post.shape.tautology:
+            continue
+        item = c.item
+        if c.provenance is Provenance.AGENT_ADDED:
+            if item.kind is EvidenceKind.EXPECTED_READ:
+                continue
+        elif c.provenance is Provenance.AGENT_MODIFIED:
+            if c.modification is Modification.STRENGTHENED or \
+                    _approved(item.node_id, facts.approvals, _anchor(c)):
+                continue
+        else:
+            continue
+        yield rule.finding(location=loc(item.path, item.line, c.side), node_id=item.node_id,
+                           anchor="taut|" + _anchor(c), code=c.post.shown)
+
+
+@static_check("PS105")
+def helper_oracle_modified(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    for h in facts.provenance.helpers:
+        helper = h.pre
+        if h.status is HelperStatus.ADDED or helper is None or h.literal_only:
+            continue  # a literal-only change is an expected value rewritten (PS108)
+        if helper.is_fixture and h.status is HelperStatus.REMOVED:
+            continue  # a fixture nothing uses any more fails loudly if a test still does
+        line = h.post.line if h.post is not None else helper.line
+        what = "fixture" if helper.is_fixture else "helper oracle"
+        verb = "modified" if h.status is HelperStatus.MODIFIED else "removed or no longer checks"
+        yield rule.finding(location=loc(h.path, line, "post" if h.post else "pre"),
+                           node_id=helper.node_id, anchor=f"helper|{helper.node_id}",
+                           helper=f"{helper.qualname} ({what})", verb=verb)
+
+
+@static_check("PS106")
+def test_removed(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    prov = facts.provenance
+    for t in prov.tests:
+        if t.status is not TestStatus.REMOVED or t.pre is None:
+            continue
+        node_id = t.pre.node_id
+        if _approved(node_id, facts.approvals, f"test|{node_id}"):
+            continue
+        # Its evidence items were counted one by one (PS101): the test is not counted again.
+        counted = any(c.pre is not None and c.pre.node_id == node_id
+                      and c.provenance is Provenance.AGENT_REMOVED for c in prov.items)
+        yield rule.finding(location=loc(file_of(node_id), t.pre.line, "pre"), node_id=node_id,
+                           anchor=f"test|{node_id}", tally="" if counted else None,
+                           test=node_id)
+
+
+@static_check("PS108")
+def expected_value_in_write_set(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    # A check whose expected value the patch rewrote: counts as removed evidence.
+    for c in _modified(facts, expected=True):
+        yield _modified_finding(rule, c, tally="removed")
+    # A fixture or helper oracle where only literal values changed.
+    for h in facts.provenance.helpers:
+        helper = h.pre
+        if h.status is not HelperStatus.MODIFIED or helper is None or not h.literal_only:
+            continue
+        line = h.post.line if h.post is not None else helper.line
+        what = "fixture" if helper.is_fixture else "helper oracle"
+        yield rule.finding(
+            f"expected value rewritten in {what} {helper.qualname} (only literals changed)",
+            location=loc(h.path, line, "post" if h.post else "pre"), node_id=helper.node_id,
+            anchor=f"PS108|{helper.node_id}")
+    # Golden, snapshot and data files tests read. A new file cannot have been anyone's
+    # expected value: reported, not rejected.
+    for e in facts.write_set.entries:
+        if e.role is PathRole.ORACLE or e.runner:
+            continue
+        if e.role is PathRole.FIXTURE or e.path in facts.expected_paths:
+            added = e.status in ("added", "copied", "renamed-to")
+            yield rule.finding(f"expected-value file {e.path} is in the write set ({e.status})",
+                               location=loc(e.path), anchor=f"PS108|{e.path}",
+                               action=Action.INFO if added else None)
+
+
+@static_check("PS109")
+def self_approved_removal(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    """A removal approval written inside the patch approves nothing."""
+    for f in facts.change.changes.files:
+        for h in f.hunks:
+            for ln in h.lines:
+                if ln.kind == "+" and APPROVAL_MARKER.search(ln.text):
+                    yield rule.finding(location=loc(f.path, ln.new_no),
+                                       anchor=f"PS109|{f.path}|{ln.text.strip()}",
+                                       text=ln.text.strip()[:120])

@@ -1,0 +1,57 @@
+"""What the detectors read: the facts of each stage, typed and frozen.
+
+Detectors run at three stages (:class:`~provscore.registry.detectors.Stage`), each with
+more facts than the one before: the static stages' outputs; then the oracle dir's
+inputs; then the off-tree results' votes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import date
+
+from provscore.change.stage import Change
+from provscore.change.writeset import WriteSet
+from provscore.evidence.stage import AnalysedFiles
+from provscore.oracle.approvals import Approval
+from provscore.oracle.contract import Contract
+from provscore.oracle.load import OracleInputs
+from provscore.provenance import ProvenanceResult
+from provscore.results.votes import Votes
+
+
+@dataclass(frozen=True, slots=True)
+class StaticFacts:
+    """The diff, the images, classified evidence and its provenance, the write set."""
+
+    change: Change
+    analysed: AnalysedFiles
+    provenance: ProvenanceResult
+    write_set: WriteSet
+    # Paths whose contents are some test's expected values (tests read them).
+    expected_paths: frozenset[str]
+    contract: Contract
+    approvals: tuple[Approval, ...] = ()  # human removal approvals (oracle dir)
+    frozen: frozenset[str] = frozenset()  # ids a freeze is in force for
+
+
+@dataclass(frozen=True, slots=True)
+class OracleFacts:
+    """The static facts and the oracle dir's lock and ledgers."""
+
+    static: StaticFacts
+    oracle: OracleInputs
+    read_post: Callable[[str], bytes | None]  # a path's bytes after the patch (None: absent)
+    fixture_digests: Mapping[str, str]  # digest at base of fixtures freeze rows name
+    today: date
+    exists_at_base: Callable[[str], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class IndependentFacts:
+    """The votes of the off-tree results."""
+
+    votes: Votes
+    result_files: int  # how many results files were given (--results)
+    static_only: bool  # lint mode: gate 10 is not evaluated

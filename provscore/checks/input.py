@@ -1,0 +1,31 @@
+"""Gate 1: the diff parses, applies to base, and every analysed file can be classified."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from provscore.checks.base import loc, static_check
+from provscore.checks.facts import StaticFacts
+from provscore.model import Finding
+from provscore.registry.model import Rule
+
+
+@static_check("PS901")
+def diff_unparseable(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    if facts.change.diff_error is not None:
+        yield rule.finding(anchor="PS901", reason=facts.change.diff_error)
+
+
+@static_check("PS902")
+def patch_does_not_apply(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    for fail in facts.change.failures:
+        yield rule.finding(location=loc(fail.path, fail.line, "pre"),
+                           anchor=f"PS902|{fail.path}", path=fail.path, reason=fail.reason)
+
+
+@static_check("PS903")
+def source_unparseable(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    for u in facts.analysed.unparseable:
+        yield rule.finding(location=loc(u.path, u.line, u.side),
+                           anchor=f"PS903|{u.side}|{u.path}", path=u.path, reason=u.reason,
+                           side="base" if u.side == "pre" else "patched")

@@ -1,0 +1,51 @@
+"""Gates 2-4 on paths: the write set's width, escapes, symlinks, oracle and runner files."""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterator
+
+from provscore.checks.base import loc, static_check
+from provscore.checks.facts import StaticFacts
+from provscore.model import Finding, PathRole
+from provscore.registry.model import Rule
+
+
+@static_check("PS301")
+def oracle_in_write_set(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    for e in facts.write_set.entries:
+        if e.role is PathRole.ORACLE:
+            yield rule.finding(location=loc(e.path), anchor=f"PS301|{e.path}", path=e.path)
+
+
+@static_check("PS302")
+def runner_config_changed(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    allowed = facts.contract.allowed_runner_edits
+    for e in facts.write_set.entries:
+        if e.role is PathRole.ORACLE or not e.runner:
+            continue
+        if any(fnmatch.fnmatch(e.path, g) for g in allowed):
+            continue
+        yield rule.finding(location=loc(e.path), anchor=f"PS302|{e.path}", path=e.path,
+                           status=e.status)
+
+
+@static_check("PS303")
+def too_many_files(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    width, limit = len(facts.change.changes.files), facts.contract.max_changed_files
+    if width > limit:
+        yield rule.finding(anchor="PS303", count=width, limit=limit)
+
+
+@static_check("PS304")
+def path_escapes_repo(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    for f in facts.change.changes.files:
+        if f.unsafe_reason:
+            yield rule.finding(anchor=f"PS304|{f.path}", path=f.path, reason=f.unsafe_reason)
+
+
+@static_check("PS305")
+def symlink_in_write_set(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    for f in facts.change.changes.files:
+        if f.new_mode == "120000":
+            yield rule.finding(location=loc(f.path), anchor=f"PS305|{f.path}", path=f.path)

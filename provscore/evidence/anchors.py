@@ -1,0 +1,242 @@
+"""Anchors: an item's identity across the patch, independent of local names and spelling.
+
+One spelling per check (``self.assertEqual(a, b)`` is ``assert a == b``), names bound once
+in the test inlined, the expected literal second, the conditions a check runs under
+and the function a helper call reaches made part of it.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+import libcst as cst
+
+from provscore.evidence.constants import is_literal_code, normalize
+from provscore.evidence.context import Context, Frame, RawItem
+from provscore.evidence.model import EvidenceKind, Shape
+from provscore.evidence.shapes import Shaper, assert_shape, parse_expr
+from provscore.names import dotted
+
+_UNITTEST_AS_ASSERT: dict[str, tuple[str, int]] = {
+    "assertEqual": ("{0} == {1}", 2), "assertEquals": ("{0} == {1}", 2),
+    "failUnlessEqual": ("{0} == {1}", 2), "assertNotEqual": ("{0} != {1}", 2),
+    "assertNotEquals": ("{0} != {1}", 2), "failIfEqual": ("{0} != {1}", 2),
+    "assertTrue": ("{0}", 1), "assert_": ("{0}", 1), "failUnless": ("{0}", 1),
+    "assertFalse": ("not {0}", 1), "failIf": ("not {0}", 1),
+    "assertIs": ("{0} is {1}", 2), "assertIsNot": ("{0} is not {1}", 2),
+    "assertIsNone": ("{0} is None", 1), "assertIsNotNone": ("{0} is not None", 1),
+    "assertIn": ("{0} in {1}", 2), "assertNotIn": ("{0} not in {1}", 2),
+    "assertIsInstance": ("isinstance({0}, {1})", 2),
+    "assertNotIsInstance": ("not isinstance({0}, {1})", 2),
+    "assertGreater": ("{0} > {1}", 2), "assertGreaterEqual": ("{0} >= {1}", 2),
+    "assertLess": ("{0} < {1}", 2), "assertLessEqual": ("{0} <= {1}", 2),
+}
+_RAISES_METHODS = {"assertRaises": "raises", "failUnlessRaises": "raises",
+                   "assertRaisesRegex": "raises", "assertRaisesRegexp": "raises",
+                   "assertWarns": "warns", "assertWarnsRegex": "warns"}
+
+
+def canonical(raw: RawItem, shaper: Shaper) -> tuple[EvidenceKind, str, Shape] | None:
+    """One spelling per check: unittest's assertEqual(a, b) is `assert a == b`, and
+    self.assertRaises(E, f, x), `with pytest.raises(E)` and `raises(E)` are raises(E).
+    Equal-strength conversions between the spellings are then no change."""
+    if not isinstance(raw.node, cst.Call):
+        return None
+    call = parse_expr(shaper.code(raw.node))
+    if not isinstance(call, ast.Call):
+        return None
+    args = [a for a in call.args if not isinstance(a, ast.Starred)]
+    kwargs = {k.arg: k.value for k in call.keywords if k.arg is not None}
+    op = raw.op
+    if raw.kind is EvidenceKind.UNITTEST and op in _UNITTEST_AS_ASSERT:
+        template, arity = _UNITTEST_AS_ASSERT[op]
+        if len(args) < arity or set(kwargs) - {"msg"}:
+            return None
+        expr = parse_expr(template.format(*(f"({ast.unparse(a)})" for a in args[:arity])))
+        if expr is None:
+            return None
+        return EvidenceKind.ASSERT, normalize("assert " + ast.unparse(expr)), assert_shape(expr)
+    kind_name = _RAISES_METHODS.get(op) if raw.kind is EvidenceKind.UNITTEST else (
+        op if raw.kind is EvidenceKind.RAISES and op in ("raises", "warns") else None)
+    if kind_name is None:
+        return None
+    exc = kwargs.get("expected_exception") or kwargs.get("expected_warning") or (
+        args[0] if args else None)
+    if exc is None:
+        return None
+    excs = exc.elts if isinstance(exc, ast.Tuple) else [exc]
+    names = tuple(sorted(ast.unparse(e) for e in excs))
+    pattern = kwargs.get("match") or kwargs.get("expected_regex")
+    if pattern is None and op.endswith(("Regex", "Regexp")) and len(args) > 1:
+        pattern = args[1]
+    keywords: tuple[tuple[str, str], ...] = ()
+    text = f"{kind_name}({', '.join(names)})"
+    if pattern is not None:
+        keywords = (("match", ast.unparse(pattern)),)
+        text = f"{kind_name}({', '.join(names)}, match={ast.unparse(pattern)})"
+    return EvidenceKind.RAISES, text, Shape(kind_name, names, keywords, subject=kind_name)
+
+
+_SYMMETRIC = {"==", "!=", "is", "is not"}
+_MAX_INLINE = 400
+
+
+class Inliner:
+    """Anchors that do not depend on local names: a name bound exactly once in the test
+    (or a literal module constant) is replaced by what it is bound to. Renaming a local
+    is then no change, and editing an expected value kept in a variable is visible."""
+
+    def __init__(self, ctx: Context, shaper: Shaper) -> None:
+        self.ctx, self.shaper = ctx, shaper
+        self._cache: dict[int, dict[str, str]] = {}
+        self._fixtures: dict[str, str]
+
+    def _table(self, frame: Frame) -> dict[str, str]:
+        key = id(frame)
+        if key in self._cache:
+            return self._cache[key]
+        table: dict[str, str] = {}
+        chain: list[Frame] = []
+        cur: Frame | None = frame
+        while cur is not None:
+            if cur.kind in ("func", "module"):
+                chain.append(cur)
+            cur = cur.parent
+        if self.ctx.frames[0] not in chain:
+            chain.append(self.ctx.frames[0])
+        seen: set[str] = set()
+        fixtures = self._fixture_values()
+        for fr in chain:  # innermost first: a local shadows a module constant
+            for name, values in fr.bindings.items():
+                if name in seen:
+                    continue
+                seen.add(name)
+                if len(values) == 1 and values[0] is None and fr.is_test and name in fixtures:
+                    # A test parameter served by a fixture of this module that returns one
+                    # expression: moving setup into a fixture is no change.
+                    table[name] = fixtures[name]
+                    continue
+                if len(values) != 1 or values[0] is None:
+                    continue
+                code = self.shaper.code(values[0])
+                if len(code) > _MAX_INLINE or name in code:
+                    continue
+                if fr.kind == "module" and not is_literal_code(code):
+                    continue
+                table[name] = code
+        self._cache[key] = table
+        return table
+
+    def module_bindings(self) -> dict[str, str]:
+        """Module-level names bound exactly once, to any expression."""
+        out: dict[str, str] = {}
+        for name, values in self.ctx.frames[0].bindings.items():
+            if len(values) == 1 and values[0] is not None:
+                code = self.shaper.code(values[0])
+                if len(code) <= _MAX_INLINE and name not in code:
+                    out[name] = code
+        return out
+
+    def _fixture_values(self) -> dict[str, str]:
+        if not hasattr(self, "_fixtures"):
+            out: dict[str, str] = {}
+            for f in self.ctx.defs:
+                if f.fixture and f.parent is not None and f.parent.kind == "module" and \
+                        len(f.returns) == 1 and f.returns[0] is not None:
+                    code = self.shaper.code(f.returns[0])
+                    if len(code) <= _MAX_INLINE:
+                        out[f.name] = code
+            self._fixtures = out
+        return self._fixtures
+
+    def anchor(self, raw: RawItem, text: str, shape: Shape) -> tuple[str, Shape]:
+        table = self._table(raw.frame) if raw.kind is not EvidenceKind.PARAM_ROW else {}
+        code = substitute(text, table) if table else text
+        operands = tuple(substitute(o, table) for o in shape.operands) if table \
+            else shape.operands
+        subject = substitute(shape.subject, table) if table and shape.subject else shape.subject
+        if raw.kind is EvidenceKind.ASSERT and shape.op in _SYMMETRIC and len(operands) == 2:
+            # `2 == value` is `value == 2`: the expected literal goes second.
+            left, right = operands
+            if is_literal_code(left) and not is_literal_code(right):
+                operands, subject = (right, left), right
+                code = _swap_comparison(code)
+        if raw.kind is EvidenceKind.PARAM_ROW and raw.detail:
+            code = f"[{raw.detail}] {code}"
+        if raw.kind is EvidenceKind.HELPER_CALL:
+            # Which function a helper call reaches is part of the check.
+            target = _call_target(self.ctx, raw.node)
+            if target:
+                code = f"{code} -> {target}"
+        if raw.kind is EvidenceKind.PROPERTY and raw.frame.settings is not None:
+            code = f"{code} @{self.shaper.code(raw.frame.settings)}"
+        guards = tuple(self._guard(node, negated, table) for node, negated in raw.guards)
+        if guards:
+            # The conditions a check runs under are part of it: wrapping an existing
+            # assert in `if os.environ.get("CI"):` changes when it can fail.
+            code = f"{code}  # under: {' and '.join(guards)}"
+        return code, replace(shape, operands=operands, subject=subject, guards=guards)
+
+    def _guard(self, node: cst.CSTNode, negated: bool, table: dict[str, str]) -> str:
+        if isinstance(node, cst.For):
+            text = f"for {self.shaper.code(node.target)} in {self.shaper.code(node.iter)}"
+        elif isinstance(node, cst.If | cst.While):
+            text = self.shaper.code(node.test)
+        else:
+            text = self.shaper.code(node)
+        text = substitute(text, table) if table else text
+        return f"not ({text})" if negated else text
+
+
+def _swap_comparison(code: str) -> str:
+    """`assert 2 == f(x)` → `assert f(x) == 2` (the code keeps everything else)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+    stmt = tree.body[0] if tree.body else None
+    if isinstance(stmt, ast.Assert) and isinstance(stmt.test, ast.Compare) and \
+            len(stmt.test.comparators) == 1:
+        cmp = stmt.test
+        cmp.left, cmp.comparators[0] = cmp.comparators[0], cmp.left
+        return ast.unparse(tree)
+    return code
+
+
+def _call_target(ctx: Context, node: cst.CSTNode) -> str:
+    """The function a helper call reaches when an import renames it
+    (``import check_total_loose as check_total``); "" when the name is what it says."""
+    if not isinstance(node, cst.Call):
+        return ""
+    name = dotted(node.func)
+    if name is None or not ctx.aliases.imported(name.split(".", 1)[0]):
+        return ""
+    last = name.rsplit(".", 1)[-1]
+    targets = sorted(q for q in ctx.aliases.resolve(name) if q.rsplit(".", 1)[-1] != last)
+    return ",".join(targets)
+
+
+class Substitute(ast.NodeTransformer):
+    def __init__(self, table: dict[str, str]) -> None:
+        self.table = table
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if isinstance(node.ctx, ast.Load) and node.id in self.table:
+            try:
+                return ast.parse(f"({self.table[node.id]})", mode="eval").body
+            except SyntaxError:
+                return node
+        return node
+
+
+def substitute(code: str, table: dict[str, str]) -> str:
+    if not any(name in code for name in table):
+        return code
+    for mode in ("eval", "exec"):
+        try:
+            tree = ast.parse(code, mode=mode)
+        except SyntaxError:
+            continue
+        return ast.unparse(Substitute(table).visit(tree))
+    return code

@@ -1,0 +1,154 @@
+"""Assertions, framework assertion calls, properties and parametrize rows."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from provscore.evidence.context import Collector, Frame, RawCall, RawItem, callee
+from provscore.evidence.model import EvidenceKind
+from provscore.names import dotted, matches
+
+
+class AssertionCollector(Collector):
+    """Assertions, framework assertion calls, properties and parametrize rows."""
+
+    def visit_Assert(self, node: cst.Assert) -> None:
+        # `assert a and b` is two checks: splitting or merging them is no change.
+        self.ctx.tick()
+        for conj in conjuncts(node.test):
+            self.ctx.add_item(EvidenceKind.ASSERT, conj, conj)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        ctx = self.ctx
+        ctx.tick()
+        func = node.func
+        if isinstance(func, cst.Attribute):
+            attr = func.attr.value
+            if attr in ctx.tables.mock_methods:
+                ctx.add_item(EvidenceKind.MOCK, node, op=attr)
+                return
+            if attr in ctx.tables.unittest_methods and self._receiver_ok(func):
+                ctx.add_item(EvidenceKind.UNITTEST, node, op=attr)
+                return
+        # The rest need resolved names: decide after the traversal.
+        frame, seq, guards = ctx.frame, ctx.seq, ctx.guards()
+        ctx.deferred.append(lambda: self._classify_call(node, frame=frame, seq=seq,
+                                                        guards=guards))
+        if isinstance(func, cst.Name | cst.Attribute):
+            name = func.value if isinstance(func, cst.Name) else func.attr.value
+            ctx.calls.append(RawCall(name, node, ctx.frame, ctx.seq, guards))
+
+    def _receiver_ok(self, func: cst.Attribute) -> bool:
+        # self.assertX / cls.assertX / any_testcase.assertX; not pytest.fail etc.
+        return func.attr.value != "fail" or (isinstance(func.value, cst.Name) and \
+            func.value.value in ("self", "cls"))
+
+    def _classify_call(self, node: cst.Call, *, frame: Frame, seq: int,
+                       guards: tuple[tuple[cst.CSTNode, bool], ...] = ()) -> None:
+        ctx = self.ctx
+        names = ctx.qualnames(node.func)
+        if not names:
+            return
+        t = ctx.tables
+        kind: EvidenceKind | None = None
+        q = matches(names, t.pytest_calls)
+        if q:
+            if q.endswith("approx"):
+                return  # approx modifies its comparison; it is part of that item's shape
+            kind = EvidenceKind.FAIL if q.endswith("fail") else EvidenceKind.RAISES
+        elif matches(names, t.assertion_helpers):
+            kind = EvidenceKind.LIBRARY
+        else:
+            for n in names:
+                last = n.rsplit(".", 1)[-1]
+                if last.startswith("assert") and any(n.startswith(m + ".") or n.startswith(m)
+                                                     for m in t.assert_modules):
+                    kind = EvidenceKind.LIBRARY
+                    break
+            if kind is None and matches(names, t.expected_reads):
+                lits = [a.value.evaluated_value for a in node.args
+                        if isinstance(a.value, cst.SimpleString)]
+                if frame.test_id is not None or frame.kind == "func":
+                    detail = str(lits[0]) if lits else ""
+                    ctx.items.append(RawItem(EvidenceKind.EXPECTED_READ, node, frame, node, seq,
+                                             detail=detail))
+                return
+        if kind is not None:
+            ctx.items.append(RawItem(kind, node, frame, node, seq,
+                                     op=(dotted(node.func) or "").rsplit(".", 1)[-1],
+                                     guards=guards))
+            for fr in (f for f in ctx.defs if f is frame):
+                fr.evidence_count += 1
+            ctx.consumed.add(id(node))
+
+    def visit_Decorator(self, node: cst.Decorator) -> None:
+        ctx = self.ctx
+        dec = node.decorator
+        frame = ctx.frame
+        ctx.deferred.append(lambda: self._classify_decorator(dec, frame))
+
+    def _classify_decorator(self, dec: cst.BaseExpression, frame: Frame) -> None:
+        ctx = self.ctx
+        names = ctx.qualnames(callee(dec))
+        t = ctx.tables
+        if matches(names, t.hypothesis_given):
+            ctx.items.append(RawItem(EvidenceKind.PROPERTY, dec, frame, dec, 0, op="given"))
+            frame.evidence_count += 1
+        elif matches(names, t.hypothesis_example) and isinstance(dec, cst.Call):
+            # An explicit example always runs: each one is a row of evidence.
+            ctx.items.append(RawItem(EvidenceKind.PARAM_ROW, dec, frame, dec, 0, op="example"))
+        elif matches(names, t.hypothesis_settings) and isinstance(dec, cst.Call):
+            # max_examples & co. are part of the @given property's strength.
+            frame.settings = dec
+        elif matches(names, t.parametrize) and isinstance(dec, cst.Call):
+            values = _parametrize_values(dec)
+            if isinstance(values, cst.Name):  # rows kept in a module constant
+                bound = ctx.frames[0].bindings.get(values.value, [])
+                if len(bound) == 1 and bound[0] is not None:
+                    values = bound[0]
+            argnames = _parametrize_argnames(dec)
+            # The argnames are part of every row: swapping "x, y" swaps input and expected.
+            names_code = _argnames(argnames)
+            if isinstance(values, cst.List | cst.Tuple | cst.Set):
+                for el in values.elements:
+                    ctx.items.append(RawItem(EvidenceKind.PARAM_ROW, el.value, frame, el.value, 0,
+                                             op="row", detail=names_code))
+            elif values is not None:
+                ctx.items.append(RawItem(EvidenceKind.PARAM_ROW, values, frame, values, 0,
+                                         op="rows", detail=names_code))
+
+
+def _argnames(node: cst.BaseExpression | None) -> str:
+    """"x, y", ("x", "y") and ["x","y"] are the same argnames: "x,y"."""
+    if node is None:
+        return ""
+    if isinstance(node, cst.SimpleString) and isinstance(node.evaluated_value, str):
+        return ",".join(n.strip() for n in node.evaluated_value.split(",") if n.strip())
+    if isinstance(node, cst.Tuple | cst.List):
+        names = [e.value.evaluated_value for e in node.elements
+                 if isinstance(e.value, cst.SimpleString)]
+        if len(names) == len(node.elements) and all(isinstance(n, str) for n in names):
+            return ",".join(str(n).strip() for n in names)
+    return cst.Module(body=[]).code_for_node(node)
+
+
+def _parametrize_argnames(call: cst.Call) -> cst.BaseExpression | None:
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == "argnames":
+            return a.value
+    positional = [a for a in call.args if a.keyword is None]
+    return positional[0].value if positional else None
+
+
+def _parametrize_values(call: cst.Call) -> cst.BaseExpression | None:
+    positional = [a for a in call.args if a.keyword is None]
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == "argvalues":
+            return a.value
+    return positional[1].value if len(positional) > 1 else None
+
+
+def conjuncts(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+    if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.And):
+        return conjuncts(expr.left) + conjuncts(expr.right)
+    return [expr]

@@ -1,0 +1,178 @@
+"""The state the collectors share during one walk of one image.
+
+A :class:`Context` holds the scope frames, the alias table, the conditions around the
+current statement and what has been found so far (raw items, suppressions, calls).
+Collectors run in the order :data:`provscore.evidence.driver.COLLECTORS` gives: scope
+frames and aliases are pushed before the collectors that read them see a node. Work
+that needs every alias is deferred (``Context.deferred``) and work that needs every
+item afterwards (``Context.post_checks``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from provscore.change.collection import CollectionConfig
+from provscore.evidence.model import EvidenceKind, SuppressionKind
+from provscore.evidence.tables import Tables
+from provscore.names import AliasTable, dotted
+
+HelperLookup = Callable[[str, str], bool]
+"""(importing file path, qualified name) → is that name a helper oracle?"""
+
+
+@dataclass
+class Frame:
+    kind: str  # "module" | "class" | "func"
+    name: str
+    qualname: str
+    node_id: str
+    node: cst.CSTNode | None
+    is_test: bool = False
+    is_test_class: bool = False
+    is_unittest: bool = False
+    test_id: str | None = None  # enclosing test function's node id
+    test_scope: str = ""  # qualname below the enclosing test
+    return_seq: int | None = None  # first `return` in a test body (early return)
+    return_node: cst.CSTNode | None = None
+    fixture: bool = False
+    evidence_count: int = 0
+    parent: Frame | None = None
+    order: int = 0
+    # name → latest order at which this scope re-bound it (def, assignment, del):
+    # pytest collects the final binding, so an earlier test of that name is gone.
+    rebinds: dict[str, int] = field(default_factory=dict)
+    settings: cst.Call | None = None  # hypothesis @settings on this function
+    returns: list[cst.BaseExpression | None] = field(default_factory=list)
+    # name → values bound to it in this scope (assignments); inlined into anchors when
+    # bound exactly once, so renaming a local or moving a literal into one is no change.
+    bindings: dict[str, list[cst.BaseExpression | None]] = field(default_factory=dict)
+
+
+@dataclass
+class RawItem:
+    kind: EvidenceKind
+    node: cst.CSTNode
+    frame: Frame
+    shape_node: cst.CSTNode
+    seq: int
+    detail: str = ""
+    op: str = ""
+    guards: tuple[tuple[cst.CSTNode, bool], ...] = ()
+
+
+@dataclass
+class RawSuppression:
+    kind: SuppressionKind
+    node: cst.CSTNode
+    target: str
+    detail: str = ""
+    frame: str = ""  # qualname of the function it sits in ("" at module level)
+
+
+@dataclass
+class RawCall:
+    name: str
+    node: cst.Call
+    frame: Frame
+    seq: int
+    guards: tuple[tuple[cst.CSTNode, bool], ...] = ()
+
+
+class Context:
+    """State the collectors share during one traversal."""
+
+    def __init__(self, path: str, config: CollectionConfig, tables: Tables,
+                 helper_lookup: HelperLookup | None = None, collect_tests: bool = True) -> None:
+        self.path = path
+        self.helper_lookup = helper_lookup
+        self.collect_tests = collect_tests
+        self.order = 0
+        self.init_classes: set[str] = set()
+        self.self_raising: set[int] = set()  # pytest.raises calls whose block raises itself
+        # Enclosing conditions: (condition node, True when in its else branch); the frame
+        # depth they belong to tells module-level conditions from those inside a test.
+        self.conds: list[tuple[cst.CSTNode, bool, int]] = []
+        self.try_depth_module = 0
+        self.config = config
+        self.tables = tables
+        self.aliases = AliasTable()
+        self.frames: list[Frame] = [Frame("module", "", "", path, None)]
+        self.seq = 0
+        self.items: list[RawItem] = []
+        self.suppressions: list[RawSuppression] = []
+        self.calls: list[RawCall] = []
+        self.defs: list[Frame] = []
+        self.unittest_classes: set[str] = set()
+        self.deferred: list[Callable[[], None]] = []
+        # Run after `deferred`, when every item is known (guards, early returns).
+        self.post_checks: list[Callable[[], None]] = []
+        self.consumed: set[int] = set()  # nodes already reported through a parent call
+
+    def guards(self) -> tuple[tuple[cst.CSTNode, bool], ...]:
+        """Conditions inside the enclosing test function (not module-level ones)."""
+        depth = len(self.frames)
+        test_depth = next((i for i, fr in enumerate(self.frames) if fr.is_test), None)
+        if test_depth is None:
+            return ()
+        return tuple((n, neg) for n, neg, d in self.conds if d > test_depth and d <= depth)
+
+    @property
+    def frame(self) -> Frame:
+        return self.frames[-1]
+
+    def target(self) -> str:
+        """What a suppression at this point affects: the test/class, else the file."""
+        for fr in reversed(self.frames):
+            if fr.is_test or fr.is_test_class or fr.kind == "module":
+                return fr.node_id
+        return self.path
+
+    def tick(self) -> int:
+        """Position of the next candidate node; evidence found later keeps its position."""
+        self.seq += 1
+        return self.seq
+
+    def evidence_between(self, start: int, end: int, test_id: str | None = None) -> int:
+        return sum(1 for it in self.items if start < it.seq <= end
+                   and it.kind is not EvidenceKind.EXPECTED_READ
+                   and (test_id is None or it.frame.test_id == test_id))
+
+    def add_item(self, kind: EvidenceKind, node: cst.CSTNode, shape_node: cst.CSTNode | None = None,
+                 detail: str = "", op: str = "") -> None:
+        frame = self.frame
+        self.items.append(RawItem(kind, node, frame, shape_node or node, self.seq, detail, op,
+                                  self.guards()))
+        for fr in self.frames:
+            fr.evidence_count += 1
+
+    def suppress(self, kind: SuppressionKind, node: cst.CSTNode, detail: str = "",
+                 target: str | None = None, frame: str | None = None) -> None:
+        """Record a suppression; deferred callers pass the ``frame`` they were found in."""
+        self.suppressions.append(RawSuppression(kind, node, target or self.target(), detail,
+                                                self.frame.qualname if frame is None else frame))
+
+    def qualnames(self, node: cst.BaseExpression) -> set[str]:
+        name = dotted(node)
+        return self.aliases.resolve(name) if name else set()
+
+
+class Collector:
+    """Base of every collector: one concern, ``visit_<Node>``/``leave_<Node>`` methods."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def finish(self) -> None:
+        """Called after the traversal, when every alias is known."""
+
+
+def callee(expr: cst.BaseExpression) -> cst.BaseExpression:
+    return expr.func if isinstance(expr, cst.Call) else expr
+
+
+def sub_scope(scope: str, name: str) -> str:
+    return f"{scope}.{name}" if scope else name

@@ -1,0 +1,274 @@
+"""Classifying one image: parse, walk with every collector, resolve, finalise."""
+
+from __future__ import annotations
+
+import ast
+import gc
+import sys
+import textwrap
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+
+import libcst as cst
+
+from provscore.change.collection import CollectionConfig
+from provscore.evidence.anchors import Inliner, canonical, substitute
+from provscore.evidence.assertions import AssertionCollector
+from provscore.evidence.constants import normalize
+from provscore.evidence.context import Collector, Context, Frame, HelperLookup
+from provscore.evidence.helpers import add_helper_calls, helper_oracles
+from provscore.evidence.model import (
+    EvidenceItem,
+    EvidenceKind,
+    FileEvidence,
+    HelperDef,
+    Suppression,
+    SuppressionKind,
+    TestDef,
+)
+from provscore.evidence.positions import first_line_node, locate
+from provscore.evidence.scope import (
+    AliasCollector,
+    BindingCollector,
+    ConditionCollector,
+    ScopeCollector,
+    still_bound,
+)
+from provscore.evidence.shapes import Shaper
+from provscore.evidence.suppressions.hooks import HookCollector
+from provscore.evidence.suppressions.marks import MarkCollector
+from provscore.evidence.suppressions.neutralised import NeutralisedCollector
+from provscore.evidence.suppressions.swallowed import SwallowedCollector
+from provscore.evidence.tables import Tables
+from provscore.evidence.walker import Walker
+
+# Order matters: a collector sees a node after those before it. Conditions and scope
+# frames are pushed first (the others read them), aliases before anything that resolves a
+# name on sight, assertions before the suppression families (a call consumed as evidence
+# is not a suppression), marks before hooks (a setattr that is a mark is reported once).
+COLLECTORS: tuple[type[Collector], ...] = (
+    ConditionCollector, ScopeCollector, AliasCollector, BindingCollector, AssertionCollector,
+    MarkCollector, HookCollector, NeutralisedCollector, SwallowedCollector)
+
+
+def extract(path: str, source: bytes, config: CollectionConfig, tables: Tables,
+            helper_lookup: HelperLookup | None = None, *,
+            collect_tests: bool | None = None) -> FileEvidence:
+    """Classify one image. Never raises: a failure is reported in ``error`` (PS903).
+
+    ``collect_tests``: whether pytest collects tests from this file (default: by the
+    collection config); a conftest or helper module holds helpers, never tests.
+    """
+    collect = config.is_collected(path) if collect_tests is None else collect_tests
+
+    def attempt() -> FileEvidence:
+        return _guarded(path, lambda: _extract(path, source, config, tables, helper_lookup,
+                                               collect))
+
+    # Most files classify on the caller's stack; only a RecursionError (deeply nested
+    # real files) pays for a thread with a large stack and a raised recursion limit.
+    try:
+        return attempt()
+    except RecursionError:
+        pass
+    result: list[FileEvidence] = []
+
+    def work() -> None:
+        try:
+            result.append(attempt())
+        except RecursionError:
+            result.append(FileEvidence(path, error="nesting too deep to classify"))
+
+    run_deep(work)
+    return result[0]
+
+
+def _guarded(path: str, attempt: Callable[[], FileEvidence]) -> FileEvidence:
+    """Run one classification; every failure but RecursionError becomes PS903 data."""
+    try:
+        return attempt()
+    except RecursionError:
+        raise
+    except cst.ParserSyntaxError as exc:
+        return FileEvidence(path, error=f"syntax error: {exc.message}", error_line=exc.raw_line)
+    except (UnicodeDecodeError, UnicodeEncodeError, LookupError) as exc:
+        return FileEvidence(path, error=f"cannot decode source: {exc}")
+    except Exception as exc:  # fail closed: an unclassifiable file is never clean
+        return FileEvidence(path, error=f"cannot classify: {type(exc).__name__}: {exc}")
+
+
+_DEEP_STACK = 512 * 1024 * 1024
+_DEEP_LIMIT = 60_000
+
+
+def run_deep(fn: Callable[[], None]) -> None:
+    """Run ``fn`` in a thread with a large stack and a raised recursion limit.
+
+    Deeply nested real files (hundreds of levels) exhaust the default limit
+    inside libcst's recursive visitors.
+    """
+    old_limit = sys.getrecursionlimit()
+    old_size = threading.stack_size()
+    try:
+        threading.stack_size(_DEEP_STACK)
+        sys.setrecursionlimit(max(old_limit, _DEEP_LIMIT))
+        thread = threading.Thread(target=fn, name="provscore-classify")
+        thread.start()
+        thread.join()
+    finally:
+        threading.stack_size(old_size)
+        sys.setrecursionlimit(old_limit)
+
+
+def _extract(path: str, source: bytes, config: CollectionConfig, tables: Tables,
+             helper_lookup: HelperLookup | None, collect_tests: bool) -> FileEvidence:
+    # Parsing and walking allocate hundreds of thousands of short-lived nodes that form
+    # no cycles worth collecting mid-file; pausing the cyclic GC for one file saves the
+    # repeated full traversals (it is re-enabled, and collects, right after).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _extract_file(path, source, config, tables, helper_lookup, collect_tests)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _extract_file(path: str, source: bytes, config: CollectionConfig, tables: Tables,
+                  helper_lookup: HelperLookup | None, collect_tests: bool) -> FileEvidence:
+    module = cst.parse_module(source)
+    ctx = Context(path, config, tables, helper_lookup, collect_tests)
+    collectors = [cls(ctx) for cls in COLLECTORS]
+    Walker(ctx, collectors).walk(module)
+    for fn in ctx.deferred:
+        fn()
+    for c in collectors:
+        c.finish()
+    helper_names = helper_oracles(ctx)
+    add_helper_calls(ctx, helper_names)
+    for fn in ctx.post_checks:  # guards see every item, helper calls included
+        fn()
+    return _finalize(ctx, module, helper_names)
+
+
+def _text_nodes(ctx: Context, defs: Iterable[Frame]) -> list[cst.CSTNode]:
+    """Every node whose text _finalize needs: located in one code generation pass."""
+    nodes: list[cst.CSTNode] = []
+    for raw in ctx.items:
+        nodes += [raw.node, raw.shape_node, first_line_node(raw.node)]
+        if raw.frame.settings is not None:
+            nodes.append(raw.frame.settings)
+        for guard, _ in raw.guards:
+            nodes += [getattr(guard, "test", guard), getattr(guard, "target", guard),
+                      getattr(guard, "iter", guard)]
+    for sup in ctx.suppressions:
+        nodes += [sup.node, first_line_node(sup.node)]
+    for frame in [ctx.frames[0], *ctx.defs]:
+        for values in frame.bindings.values():
+            nodes += [v for v in values if v is not None]
+        nodes += [r for r in frame.returns if r is not None]
+    for frame in defs:
+        if isinstance(frame.node, cst.FunctionDef):
+            nodes += [frame.node, frame.node.name]
+    return nodes
+
+
+def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileEvidence:
+    tests = [f for f in ctx.defs if f.is_test and still_bound(f)]
+    helper_frames = [f for f in ctx.defs if f.qualname in helper_names or
+                     (f.fixture and f.test_id is None)]
+    for f in ctx.defs:
+        if f.is_test and not still_bound(f) and f.node is not None:
+            ctx.suppress(SuppressionKind.DEAD_BRANCH, f.node, target=f.node_id,
+                         detail="test re-bound later in its scope; this body never runs")
+    spans = locate(module, _text_nodes(ctx, tests + helper_frames))
+    shaper = Shaper(module, spans)
+    lines = spans.lines
+
+    def line_of(node: cst.CSTNode) -> int | None:
+        return lines.get(id(first_line_node(node)))
+
+    items: list[EvidenceItem] = []
+    inliner = Inliner(ctx, shaper)
+    for raw in sorted(ctx.items, key=lambda r: (r.seq, r.kind)):
+        fr = raw.frame
+        in_test = fr.test_id is not None
+        node_id = fr.test_id if fr.test_id is not None else (
+            f"{ctx.path}::{fr.qualname}" if fr.qualname else ctx.path)
+        text = shaper.code(raw.node)
+        if raw.kind is EvidenceKind.ASSERT:
+            text = normalize("assert " + text)
+        shape = shaper.shape(raw)
+        kind = raw.kind
+        spelled = canonical(raw, shaper)
+        if spelled is not None:  # self.assertEqual(a, b) is `assert a == b`
+            kind, anchor_text, shape = spelled
+            raw = replace(raw, kind=kind)
+        else:
+            anchor_text = text
+        code, shape = inliner.anchor(raw, anchor_text, shape)
+        if raw.kind is EvidenceKind.RAISES and id(raw.node) in ctx.self_raising:
+            shape = replace(shape, tautology=True)
+            code += "  # the block raises the expected exception itself"
+        items.append(EvidenceItem(
+            kind=kind, path=ctx.path, node_id=node_id,
+            scope=fr.test_scope if in_test else "", in_test=in_test,
+            code=code, shape=shape, line=line_of(raw.node),
+            detail=raw.detail if raw.kind is EvidenceKind.EXPECTED_READ else "",
+            text=text if text != code else ""))
+    # A skipif condition reading a module constant is as strong as that constant:
+    # `HAS_BACKEND = False` with an unchanged `skipif(not HAS_BACKEND)` is a new skip.
+    module_values = inliner.module_bindings()
+    sups = [Suppression(s.kind, ctx.path, s.target,
+                        substitute(shaper.code(s.node), module_values), line_of(s.node),
+                        s.detail) for s in ctx.suppressions]
+    test_defs = [TestDef(f.node_id, f.name, line_of(f.node) if f.node else None,
+                         _def_body(shaper, f.node), _requested_fixtures(ctx, f.node))
+                 for f in tests if isinstance(f.node, cst.FunctionDef)]
+    skipping = {s.frame for s in ctx.suppressions
+                if s.kind in (SuppressionKind.RUNTIME_SKIP, SuppressionKind.SKIP_MARK,
+                              SuppressionKind.XFAIL_MARK, SuppressionKind.DYNAMIC)}
+    helper_defs = [HelperDef(f.qualname, f"{ctx.path}::{f.qualname}",
+                             line_of(f.node) if f.node else None,
+                             _def_code(shaper, f.node) if f.node else "", f.fixture,
+                             _def_body(shaper, f.node) if f.node else "",
+                             f.qualname in skipping)
+                   for f in helper_frames]
+    return FileEvidence(ctx.path, tuple(items), tuple(sups), tuple(test_defs), tuple(helper_defs))
+
+
+def _requested_fixtures(ctx: Context, node: cst.FunctionDef) -> tuple[str, ...]:
+    """Fixture names a test asks for: its parameters and @pytest.mark.usefixtures(...)."""
+    names = [p.name.value for p in node.params.params if p.name.value not in ("self", "cls")]
+    for dec in node.decorators:
+        call = dec.decorator
+        if isinstance(call, cst.Call) and \
+                ctx.qualnames(call.func) & {"pytest.mark.usefixtures"}:
+            names += [a.value.evaluated_value for a in call.args
+                      if isinstance(a.value, cst.SimpleString)
+                      and isinstance(a.value.evaluated_value, str)]
+    return tuple(sorted(set(names)))
+
+
+def _def_body(shaper: Shaper, node: cst.CSTNode) -> str:
+    """A def's normalised code with its name blanked: follows a rename or a move."""
+    if not isinstance(node, cst.FunctionDef):
+        return shaper.code(node)
+    source = textwrap.dedent(shaper.block(node))
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return shaper.code(node.with_changes(name=cst.Name("_"), leading_lines=()))
+    for stmt in tree.body:
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            stmt.name = "_"
+            return ast.unparse(stmt)
+    return ast.unparse(tree)
+
+
+def _def_code(shaper: Shaper, node: cst.CSTNode) -> str:
+    """A def's normalised code (name kept)."""
+    if not isinstance(node, cst.FunctionDef):
+        return shaper.code(node)
+    return normalize(textwrap.dedent(shaper.block(node)))

@@ -1,0 +1,128 @@
+"""The evidence stage's records: what one image of one file holds.
+
+Everything here is frozen: an :class:`EvidenceItem` or a :class:`Suppression` is built
+complete by the driver and never changed. :class:`FilePair` puts both images of one
+analysed file side by side for the provenance stage.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class EvidenceKind(enum.StrEnum):
+    ASSERT = "assert"
+    UNITTEST = "unittest_assert"
+    RAISES = "raises"
+    FAIL = "fail"
+    LIBRARY = "library_assert"
+    MOCK = "mock_assert"
+    PROPERTY = "property"
+    PARAM_ROW = "parametrize_row"
+    HELPER_CALL = "helper_call"
+    EXPECTED_READ = "expected_read"
+
+
+class SuppressionKind(enum.StrEnum):
+    SKIP_MARK = "skip_mark"
+    XFAIL_MARK = "xfail_mark"
+    RUNTIME_SKIP = "runtime_skip"
+    COLLECTION_HOOK = "collection_hook"
+    COLLECTION_VARIABLE = "collection_variable"
+    TEST_DISABLED = "test_disabled"
+    EARLY_RETURN = "early_return"
+    DEAD_BRANCH = "dead_branch"
+    ASSERT_OVERRIDE = "assert_override"
+    SWALLOWED = "swallowed"
+    REPORT_HOOK = "report_hook"
+    WRAPPED = "wrapped"  # a decorator that may replace the test body
+    DYNAMIC = "dynamic"  # exec/eval/__import__: cannot be classified statically
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """What an evidence item checks, in comparable parts (used to judge weakening)."""
+
+    op: str
+    operands: tuple[str, ...] = ()
+    keywords: tuple[tuple[str, str], ...] = ()
+    conjuncts: int = 1
+    tautology: bool = False
+    # What is being checked (left operand, mock receiver, helper name): two checks of the
+    # same subject in one test are one modified check, not a removal plus an addition.
+    subject: str = ""
+    # Conditions inside the test under which the check runs ("if x", "not (x)", "for ...").
+    guards: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceItem:
+    kind: EvidenceKind
+    path: str
+    node_id: str  # enclosing test's node id; path::qualname outside tests; path at module level
+    scope: str  # qualname of the enclosing def relative to the test ("" when directly in it)
+    in_test: bool
+    code: str  # anchor: normalised code, names bound once in the test inlined
+    shape: Shape
+    line: int | None = field(default=None, compare=False)
+    detail: str = ""
+    text: str = field(default="", compare=False)  # the code as written (normalised), to show
+
+    @property
+    def shown(self) -> str:
+        return self.text or self.code
+
+
+@dataclass(frozen=True, slots=True)
+class Suppression:
+    kind: SuppressionKind
+    path: str
+    node_id: str  # what it suppresses: a test, a class, or the whole file (path)
+    code: str
+    line: int | None = field(default=None, compare=False)
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TestDef:
+    node_id: str
+    name: str
+    line: int | None
+    body: str  # normalised code of the whole def minus its name, to follow renames and moves
+    fixtures: tuple[str, ...] = ()  # fixtures it requests: parameters and usefixtures(...)
+
+
+@dataclass(frozen=True, slots=True)
+class HelperDef:
+    """A non-test function that contains evidence (directly or through other helpers),
+    or a fixture: what a fixture returns is input and expected value of its tests."""
+
+    qualname: str
+    node_id: str
+    line: int | None
+    body: str
+    is_fixture: bool
+    body_key: str = ""  # the def with its name blanked: follows a move or a rename
+    skips: bool = False  # its body skips or xfails (a fixture that does skips its tests)
+
+
+@dataclass(frozen=True, slots=True)
+class FileEvidence:
+    path: str
+    items: tuple[EvidenceItem, ...] = ()
+    suppressions: tuple[Suppression, ...] = ()
+    tests: tuple[TestDef, ...] = ()
+    helpers: tuple[HelperDef, ...] = ()
+    error: str | None = None  # why the source could not be classified (→ PS903)
+    error_line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FilePair:
+    """Evidence of one analysed file before and after (None = absent on that side)."""
+
+    old_path: str | None
+    new_path: str | None
+    pre: FileEvidence | None
+    post: FileEvidence | None

@@ -1,0 +1,296 @@
+"""Scopes, names and conditions: frames and pytest's test identity, aliases, bindings."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from provscore.evidence.constants import constant_truth
+from provscore.evidence.context import Collector, Context, Frame, callee, sub_scope
+from provscore.evidence.model import SuppressionKind
+from provscore.names import dotted, matches
+
+
+def _base_names(ctx: Context, node: cst.ClassDef) -> set[str]:
+    out: set[str] = set()
+    for arg in node.bases:
+        out |= ctx.qualnames(arg.value)
+        name = dotted(arg.value)
+        if name:
+            out.add(name)
+    return out
+
+
+class ScopeCollector(Collector):
+    """Frames for classes and functions, and pytest's test identity rules."""
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        ctx = self.ctx
+        parent = ctx.frame
+        name = node.name.value
+        qual = f"{parent.qualname}.{name}" if parent.qualname else name
+        bases = _base_names(ctx, node)
+        unittest_base = any(
+            b.endswith("TestCase") or b.rsplit(".", 1)[-1] in ctx.unittest_classes
+            for b in bases)
+        if unittest_base:
+            ctx.unittest_classes.add(name)
+        in_collectable = ctx.collect_tests and (parent.kind == "module" or parent.is_test_class)
+        # pytest does not collect a Test* class with its own or an inherited __init__/__new__.
+        has_init = isinstance(node.body, cst.IndentedBlock) and any(
+            isinstance(s, cst.FunctionDef) and s.name.value in ("__init__", "__new__")
+            for s in node.body.body)
+        if has_init:
+            ctx.init_classes.add(name)
+        inherits_init = any(b.rsplit(".", 1)[-1] in ctx.init_classes for b in bases)
+        if _is_abstract(ctx, node, bases):
+            inherits_init = True  # pytest skips abstract classes (inspect.isabstract)
+        is_test_class = in_collectable and (
+            unittest_base or (ctx.config.is_test_class(name) and not has_init
+                              and not inherits_init))
+        node_id = f"{parent.node_id}::{name}" if parent.kind != "func" else parent.node_id
+        ctx.order += 1
+        _rebind(parent, name, ctx.order)
+        scope = sub_scope(parent.test_scope, name) if parent.test_id else ""
+        ctx.frames.append(Frame("class", name, qual, node_id, node, is_test_class=is_test_class,
+                                is_unittest=unittest_base, test_id=parent.test_id,
+                                test_scope=scope, parent=parent, order=ctx.order))
+
+    def leave_ClassDef(self, node: cst.ClassDef) -> None:
+        self.ctx.frames.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        ctx = self.ctx
+        parent = ctx.frame
+        name = node.name.value
+        qual = f"{parent.qualname}.{name}" if parent.qualname else name
+        if not ctx.collect_tests:
+            is_test = False
+        elif parent.kind == "module":
+            is_test = ctx.config.is_test_function(name)
+        elif parent.kind == "class" and parent.is_test_class:
+            is_test = name.startswith("test") if parent.is_unittest \
+                else ctx.config.is_test_function(name)
+        else:
+            is_test = False
+        if parent.test_id is not None:
+            is_test = False
+        node_id = f"{parent.node_id}::{name}" if parent.kind != "func" else parent.node_id
+        fixture = any(matches(ctx.qualnames(callee(d.decorator)), ctx.tables.fixture_decorators)
+                      for d in node.decorators)
+        is_test = is_test and not fixture  # a fixture is never collected as a test
+        if is_test and parent.kind == "module" and (ctx.conds or ctx.try_depth_module):
+            # Off in the body of a false `if`, or in the else branch of a true one.
+            statically_off = any(
+                constant_truth(c.test) is neg for c, neg, _ in ctx.conds
+                if isinstance(c, cst.If))
+            if statically_off:
+                is_test = False  # e.g. defined under `if __name__ == "__main__":`
+            else:
+                ctx.suppress(SuppressionKind.DEAD_BRANCH, node.name, target=f"{ctx.path}::{name}",
+                             detail="test defined only when a module-level condition holds")
+        ctx.order += 1
+        _rebind(parent, name, ctx.order)
+        frame = Frame("func", name, qual, node_id if parent.kind != "func" else
+                      f"{ctx.path}::{qual}", node, is_test=is_test, fixture=fixture,
+                      test_id=node_id if is_test else parent.test_id,
+                      test_scope="" if is_test else (
+                          sub_scope(parent.test_scope, name) if parent.test_id else ""),
+                      parent=parent, order=ctx.order)
+        ctx.frames.append(frame)
+        ctx.defs.append(frame)
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        ctx = self.ctx
+        frame = ctx.frames.pop()
+        if frame.is_test and frame.return_seq is not None and frame.return_node is not None:
+            start, end, node_ret = frame.return_seq, ctx.seq, frame.return_node
+
+            def check() -> None:
+                later = ctx.evidence_between(start, end, frame.node_id)
+                if later:
+                    ctx.suppress(SuppressionKind.EARLY_RETURN, node_ret,
+                                 detail=f"{later} evidence item(s) after it",
+                                 target=frame.node_id)
+            ctx.post_checks.append(check)
+
+    def visit_Return(self, node: cst.Return) -> None:
+        frame = self.ctx.frame
+        if frame.is_test and frame.return_seq is None:
+            frame.return_seq = self.ctx.seq
+            frame.return_node = node
+        if frame.kind == "func":
+            frame.returns.append(node.value)
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        if self.ctx.frame.kind == "func":
+            self.ctx.frame.returns.append(None)  # a generator fixture: not inlinable
+
+    # Re-binding a name in a module or class body hides an earlier test of that name.
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for t in node.targets:
+            self._rebound(t.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self._rebound(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._rebound(node.target)
+
+    def visit_Del(self, node: cst.Del) -> None:
+        self._rebound(node.target)
+
+    def _rebound(self, target: cst.BaseExpression) -> None:
+        frame = self.ctx.frame
+        if frame.kind == "func":
+            return
+        names = [target] if isinstance(target, cst.Name) else [
+            e.value for e in target.elements if isinstance(e.value, cst.Name)
+        ] if isinstance(target, cst.Tuple | cst.List) else []
+        for n in names:
+            if isinstance(n, cst.Name):
+                self.ctx.order += 1
+                _rebind(frame, n.value, self.ctx.order)
+
+
+def _is_abstract(ctx: Context, node: cst.ClassDef, bases: set[str]) -> bool:
+    abc_meta = bases & {"abc.ABC", "ABC"} or any(
+        kw.keyword is not None and kw.keyword.value == "metaclass" and
+        ctx.qualnames(kw.value) & {"abc.ABCMeta", "ABCMeta"} for kw in node.keywords)
+    if not abc_meta or not isinstance(node.body, cst.IndentedBlock):
+        return False
+    return any(isinstance(st, cst.FunctionDef) and any(
+        ctx.qualnames(callee(d.decorator)) & {"abc.abstractmethod", "abstractmethod"}
+        for d in st.decorators) for st in node.body.body)
+
+
+def _rebind(frame: Frame, name: str, order: int) -> None:
+    frame.rebinds[name] = order
+
+
+def _shadowed(frame: Frame) -> bool:
+    """A def whose name its scope binds again later is not what pytest collects."""
+    parent = frame.parent
+    return parent is not None and parent.rebinds.get(frame.name, frame.order) > frame.order
+
+
+def still_bound(frame: Frame) -> bool:
+    """Neither the test nor any class around it was re-bound (``del``, ``= None``, a
+    second ``def`` of the same name)."""
+    cur: Frame | None = frame
+    while cur is not None and cur.kind != "module":
+        if _shadowed(cur):
+            return False
+        cur = cur.parent
+    return True
+
+
+class AliasCollector(Collector):
+    def visit_Import(self, node: cst.Import) -> None:
+        self.ctx.aliases.add_import(node)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.ctx.aliases.add_import_from(node)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        value = callee(node.value)
+        name = dotted(value)
+        if name is None:
+            return
+        for t in node.targets:
+            if isinstance(t.target, cst.Name):
+                self.ctx.aliases.bind(t.target.value, name)
+
+
+class ConditionCollector(Collector):
+    """The conditions around each statement (if/elif/else, while, for, try at module level)."""
+
+    def visit_If(self, node: cst.If) -> None:
+        ctx = self.ctx
+        if ctx.conds and ctx.conds[-1][0] is not node and isinstance(ctx.conds[-1][0], cst.If) \
+                and ctx.conds[-1][0].orelse is node:
+            prev, _, depth = ctx.conds.pop()  # elif: the previous test is now false
+            ctx.conds.append((prev, True, depth))
+        ctx.conds.append((node, False, len(ctx.frames)))
+
+    def visit_Else(self, node: cst.Else) -> None:
+        ctx = self.ctx
+        for i in range(len(ctx.conds) - 1, -1, -1):
+            owner = ctx.conds[i][0]
+            if getattr(owner, "orelse", None) is node:
+                ctx.conds[i] = (owner, True, ctx.conds[i][2])
+                break
+
+    def leave_If(self, node: cst.If) -> None:
+        ctx = self.ctx
+        while ctx.conds and ctx.conds[-1][0] is not node:
+            ctx.conds.pop()
+        if ctx.conds:
+            ctx.conds.pop()
+
+    def visit_While(self, node: cst.While) -> None:
+        self.ctx.conds.append((node, False, len(self.ctx.frames)))
+
+    def leave_While(self, node: cst.While) -> None:
+        if self.ctx.conds and self.ctx.conds[-1][0] is node:
+            self.ctx.conds.pop()
+
+    def visit_For(self, node: cst.For) -> None:
+        self.ctx.conds.append((node, False, len(self.ctx.frames)))
+
+    def leave_For(self, node: cst.For) -> None:
+        if self.ctx.conds and self.ctx.conds[-1][0] is node:
+            self.ctx.conds.pop()
+
+    def visit_Try(self, node: cst.Try) -> None:
+        if self.ctx.frame.kind == "module":
+            self.ctx.try_depth_module += 1
+
+    def leave_Try(self, node: cst.Try) -> None:
+        if self.ctx.frame.kind == "module":
+            self.ctx.try_depth_module -= 1
+
+
+class BindingCollector(Collector):
+    """What each name is bound to per scope (for anchors that survive renames)."""
+
+    def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
+        bindings = self.ctx.frame.bindings
+        if isinstance(target, cst.Name):
+            bindings.setdefault(target.value, []).append(value)
+        elif isinstance(target, cst.Tuple | cst.List):
+            for el in target.elements:
+                self._bind(el.value, None)
+        elif isinstance(target, cst.StarredElement):
+            self._bind(target.value, None)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for t in node.targets:
+            self._bind(t.target, node.value if len(node.targets) == 1 else None)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._bind(node.target, node.value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._bind(node.target, None)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._bind(node.target, None)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        if isinstance(node.name, cst.Name | cst.Tuple | cst.List):
+            self._bind(node.name, None)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._bind(node.target, None)
+
+    def visit_Param(self, node: cst.Param) -> None:
+        self._bind(node.name, None)
+
+    def visit_Global(self, node: cst.Global) -> None:
+        for n in node.names:
+            self._bind(n.name, None)
+
+    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+        for n in node.names:
+            self._bind(n.name, None)

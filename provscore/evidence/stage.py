@@ -1,0 +1,62 @@
+"""The evidence stage over a whole patch: both images of every analysed file, classified."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from provscore.change.collection import CollectionConfig
+from provscore.change.stage import Change
+from provscore.evidence.context import HelperLookup
+from provscore.evidence.driver import extract
+from provscore.evidence.model import FileEvidence, FilePair
+from provscore.evidence.roles import EVIDENCE_ROLES, is_analysed, machinery_only
+from provscore.evidence.tables import Tables
+from provscore.model import PathRole
+
+
+@dataclass(frozen=True, slots=True)
+class Unparseable:
+    """A file provscore could not classify on one side (PS903): never treated as clean."""
+
+    path: str
+    reason: str
+    line: int | None
+    side: str  # "pre" (base) or "post" (patched)
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysedFiles:
+    pairs: tuple[FilePair, ...]  # files classified on both sides (or the one that exists)
+    unparseable: tuple[Unparseable, ...]
+
+
+def analyse_files(change: Change, role_of: Callable[[str], PathRole], config: CollectionConfig,
+                  tables: Tables, lookup: HelperLookup | None) -> AnalysedFiles:
+    """Classify the pre- and post-image of every changed file the role policy selects."""
+    pairs: list[FilePair] = []
+    unparseable: list[Unparseable] = []
+    for img in change.files:
+        fc = img.change
+        role = role_of(fc.path)
+        if not is_analysed(fc, role, img.post):
+            continue
+        if fc.binary:  # e.g. `*.py binary` in .gitattributes: the text is hidden
+            unparseable.append(Unparseable(fc.path, "binary diff of a Python file: contents "
+                                           "unknown", None, "post"))
+            continue
+        pre_ev = post_ev = None
+        if img.pre is not None and fc.old_path:
+            pre_ev = extract(fc.old_path, img.pre, config, tables, lookup)
+        if img.post is not None and fc.new_path:
+            post_ev = extract(fc.new_path, img.post, config, tables, lookup)
+        if role not in EVIDENCE_ROLES:
+            pre_ev, post_ev = machinery_only(pre_ev), machinery_only(post_ev)
+        failed: list[tuple[FileEvidence, str]] = [
+            (ev, side) for ev, side in ((pre_ev, "pre"), (post_ev, "post"))
+            if ev is not None and ev.error is not None]
+        for ev, side in failed:
+            unparseable.append(Unparseable(ev.path, ev.error or "", ev.error_line, side))
+        if not failed:  # an unclassifiable file is PS903, not a pile of removals
+            pairs.append(FilePair(fc.old_path, fc.new_path, pre_ev, post_ev))
+    return AnalysedFiles(tuple(pairs), tuple(unparseable))

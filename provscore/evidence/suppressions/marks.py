@@ -1,0 +1,120 @@
+"""Skip and xfail marks, runtime skips, dynamic framework access."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from provscore.evidence.context import Collector, Context, callee
+from provscore.evidence.model import SuppressionKind
+from provscore.evidence.suppressions.common import call_names, mark_kind
+from provscore.names import dotted, is_dynamic_getattr, matches
+
+
+class MarkCollector(Collector):
+    """Skips, xfails and runtime skips in any spelling, resolved after the walk."""
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        self._skip_calls: set[int] = set()  # x.skipTest(...) already reported as a call
+
+    def visit_Call(self, node: cst.Call) -> None:
+        ctx = self.ctx
+        func = node.func
+        target = ctx.target()
+        if isinstance(func, cst.Attribute) and func.attr.value in ctx.tables.skip_methods:
+            self._skip_calls.add(id(func))
+            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, detail=func.attr.value)
+            return
+        if is_dynamic_getattr(node) or (isinstance(func, cst.Name) and func.value == "vars"
+                                        and node.args):
+            ctx.deferred.append(lambda: self._dynamic(node, target))
+        frame = ctx.frame.qualname
+        ctx.deferred.append(lambda: self._call(node, target, frame))
+        # `collect_ignore.append(...)` and friends
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and \
+                func.value.value in ctx.tables.collection_variables:
+            ctx.suppress(SuppressionKind.COLLECTION_VARIABLE, node, target=ctx.path)
+
+    def _dynamic(self, node: cst.Call, target: str) -> None:
+        """getattr(pytest, name) / vars(unittest)[...]: a framework reached by a name
+        nobody can read statically. Fail closed."""
+        ctx = self.ctx
+        base = ctx.qualnames(node.args[0].value)
+        roots = ctx.tables.dynamic_modules
+        if any(q.split(".", 1)[0] in roots for q in base):
+            ctx.suppress(SuppressionKind.DYNAMIC, node, target=target,
+                         detail="framework attribute reached dynamically")
+
+    def _call(self, node: cst.Call, target: str, frame: str = "") -> None:
+        ctx = self.ctx
+        if id(node) in ctx.consumed:
+            return
+        names = call_names(ctx, node)
+        kind = mark_kind(ctx.tables, names)
+        t = ctx.tables
+        if kind is not None:
+            ctx.consumed.add(id(node.func))
+            ctx.suppress(kind, node, target=target, frame=frame)
+        elif matches(names, t.runtime_skips):
+            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, target=target, frame=frame)
+        elif matches(names, t.dynamic_calls):
+            ctx.suppress(SuppressionKind.DYNAMIC, node, target=target, frame=frame,
+                         detail="code built at run time cannot be classified")
+        # a setattr() that rebinds a framework name is the hook collector's
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        if node.attr.value in self.ctx.tables.skip_methods and id(node) not in self._skip_calls:
+            # `later = self.skipTest; later(...)`: taking the method is enough.
+            self.ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, detail=node.attr.value)
+        name = dotted(node)
+        if name is None:
+            return True
+        root = name.split(".", 1)[0]
+        if root in self.ctx.tables.mark_roots or self.ctx.aliases.imported(root) or \
+                self.ctx.aliases.star_modules:
+            target = self.ctx.target()
+            self.ctx.deferred.append(lambda: self._bare_mark(node, target))
+        return False  # a pure dotted chain holds nothing else to visit
+
+    def visit_Name(self, node: cst.Name) -> None:
+        target = self.ctx.target()
+        self.ctx.deferred.append(lambda: self._bare_mark(node, target))
+
+    def _bare_mark(self, node: cst.Name | cst.Attribute, target: str) -> None:
+        ctx = self.ctx
+        if id(node) in ctx.consumed:
+            return
+        name = dotted(node)
+        if name is None or (isinstance(node, cst.Name) and not ctx.aliases.imported(name)
+                            and not ctx.aliases.star_modules):
+            return
+        # Runtime skips spelled as attributes (pytest.skip.Exception) are caught by
+        # visit_Raise and visit_Call; only marks apply by mere mention.
+        kind = mark_kind(ctx.tables, ctx.aliases.resolve(name))
+        if kind is not None:
+            ctx.suppress(kind, node, target=target)
+
+    def visit_Raise(self, node: cst.Raise) -> None:
+        if node.exc is None:
+            return
+        target = self.ctx.target()
+        exc = node.exc
+        frame = self.ctx.frame.qualname
+        self.ctx.deferred.append(lambda: self._raise(node, exc, target, frame))
+
+    def _raise(self, node: cst.Raise, exc: cst.BaseExpression, target: str,
+               frame: str) -> None:
+        ctx = self.ctx
+        if matches(ctx.qualnames(callee(exc)), ctx.tables.runtime_skips):
+            ctx.consumed.add(id(exc))
+            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, target=target, frame=frame)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        consumed = self.ctx.consumed
+        for t in node.targets:
+            if isinstance(t.target, cst.Name):
+                consumed.add(id(t.target))
+                if t.target.value != "pytestmark":
+                    # `skip = pytest.mark.skip` defines an alias; only its uses apply it.
+                    consumed.add(id(node.value))
+                    consumed.add(id(callee(node.value)))

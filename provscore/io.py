@@ -1,0 +1,109 @@
+"""Files in and out, the one way: clear errors on read, atomic and durable writes.
+
+Every user-supplied input (diff, results, lock, ledgers) is read through
+:func:`read_input`, so a missing file, a directory or an unreadable file is the same
+one-line error naming the path; JSON objects with a repeated key are refused (a later
+duplicate would silently win in ``json.loads``). Every file provscore writes whole
+(reports, the fixture lock) goes through :func:`atomic_write`: a reader sees the old
+file or the new one, never half of either.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from provscore.errors import InputError
+
+
+def read_input(path: str | Path, what: str) -> bytes:
+    """The bytes of an input file, or an InputError saying what is wrong with it."""
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{what} not found", path=str(path)) from None
+    except IsADirectoryError:
+        raise InputError(f"{what} path is a directory, expected a file", path=str(path)) from None
+    except OSError as exc:
+        raise InputError(f"cannot read {what}: {exc.strerror or exc}", path=str(path)) from None
+
+
+class DuplicateKeyError(ValueError):
+    """A JSON object names the same key twice."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` for json: a repeated key is an error, not a silent override."""
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise DuplicateKeyError(key)
+        seen[key] = value
+    return seen
+
+
+def _new_file_mode(target: Path) -> int:
+    """The mode the file would get from ``open()``: its current mode when it exists,
+    else 0o666 less the umask (``mkstemp`` alone would leave 0o600 whatever the umask)."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+def atomic_write(target: str | Path, data: bytes, *, what: str = "file") -> None:
+    """Write ``data`` to ``target`` atomically and durably.
+
+    A temp file in the same directory is written, fsynced, given the final mode and
+    renamed over the target; then the directory is fsynced so the rename survives a
+    crash. A failure at any point leaves the previous file (if any) untouched and no
+    temp file behind. OS errors become an InputError naming ``target``.
+    """
+    path = Path(target)
+    if not path.parent.is_dir():
+        raise InputError(f"cannot write {what}: directory does not exist",
+                         path=str(path.parent))
+    mode = _new_file_mode(path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise InputError(f"cannot write {what}: {exc.strerror or exc}", path=str(path)) from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise InputError(f"cannot write {what}: {exc.strerror or exc}",
+                             path=str(path)) from None
+        raise
+    fsync_dir(path.parent)
+
+
+def fsync_dir(directory: Path) -> None:
+    """Make a rename or a new directory entry durable where the platform allows it."""
+    try:
+        fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,88 @@
+"""Reading the whole oracle dir once: every input the contract names, validated."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from provscore.change.git import Repo
+from provscore.oracle.approvals import Approval, read_approvals
+from provscore.oracle.contract import Contract
+from provscore.oracle.fixture_lock import FixtureLock, digest_bytes, read_lock
+from provscore.oracle.flake import FlakeRow, read_flake_ledger
+from provscore.oracle.freeze import FreezeRow, read_freeze_ledger
+
+
+@dataclass(frozen=True, slots=True)
+class OracleInputs:
+    """What the oracle dir holds, validated (a malformed file is an InputError)."""
+
+    lock: FixtureLock | None = None
+    freeze_rows: tuple[FreezeRow, ...] = ()
+    flake_rows: tuple[FlakeRow, ...] = ()
+    approvals: tuple[Approval, ...] = ()
+    freeze_path: str | None = None
+    has_flake_ledger: bool = False
+    frozen: frozenset[str] = frozenset()  # ids a freeze is in force for (set by scoring)
+
+
+def load_oracle(oracle_dir: Path | None, contract: Contract) -> OracleInputs:
+    """Read every oracle input the contract names; absent files are simply not given."""
+    if oracle_dir is None:
+        return OracleInputs()
+
+    def existing(rel: str) -> Path | None:
+        path = contract.oracle_path(oracle_dir, rel)
+        return path if path.is_file() else None
+
+    lock_path = existing(contract.lock_path)
+    freeze_path = existing(contract.freeze_path)
+    flake_path = existing(contract.flake_ledger_path)
+    approvals_path = existing(contract.approvals_path)
+    return OracleInputs(
+        lock=read_lock(lock_path) if lock_path else None,
+        freeze_rows=read_freeze_ledger(freeze_path) if freeze_path else (),
+        flake_rows=read_flake_ledger(flake_path) if flake_path else (),
+        approvals=read_approvals(approvals_path) if approvals_path else (),
+        freeze_path=str(freeze_path) if freeze_path else None,
+        has_flake_ledger=flake_path is not None)
+
+
+def oracle_prefixes(repo_top: Path, oracle_dir: Path | None) -> tuple[str, ...]:
+    """The oracle dir as a repo-relative prefix, when it lies inside the repository (then
+    every path under it is the oracle itself, whatever its name)."""
+    prefixes: list[str] = []
+    if oracle_dir is not None:
+        try:
+            rel = oracle_dir.resolve().relative_to(repo_top.resolve())
+        except ValueError:
+            rel = None
+        if rel is not None and str(rel) not in ("", "."):
+            prefixes.append(rel.as_posix())
+    return tuple(prefixes)
+
+
+def fixture_digests(repo: Repo, base: str, rows: Sequence[FreezeRow],
+                    canonical: bool) -> dict[str, str]:
+    """Digest at base of every fixture a freeze row names (for staleness)."""
+    paths = sorted({r.fixture for r in rows if r.fixture and r.fixture_sha})
+    blobs = repo.read_blobs(base, paths)
+    return {p: digest_bytes(p, data, canonical_json=canonical)
+            for p, data in blobs.items() if data is not None}
+
+
+def property_files(oracle_dir: Path | None) -> Callable[[str], bool]:
+    """Whether a result's test file is a property kept in the oracle dir: its path relative
+    to the oracle dir, the oracle dir's own name as prefix, or an absolute path inside it."""
+    if oracle_dir is None or not oracle_dir.is_dir():
+        return lambda _: False
+    root = oracle_dir.resolve()
+    names = {p.relative_to(root).as_posix() for p in root.rglob("*.py")}
+
+    def check(file: str) -> bool:
+        if file in names or file.removeprefix(f"{oracle_dir.name}/") in names:
+            return True
+        path = Path(file)
+        return path.is_absolute() and path.resolve().is_relative_to(root)
+    return check

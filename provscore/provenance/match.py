@@ -1,0 +1,334 @@
+"""Matching pre-image to post-image by anchor, never by line; what is left is paired."""
+
+from __future__ import annotations
+
+import ast
+import difflib
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+
+from provscore.evidence.model import (
+    EvidenceItem,
+    EvidenceKind,
+    FilePair,
+    HelperDef,
+    Suppression,
+    SuppressionKind,
+    TestDef,
+)
+from provscore.model import Modification, Provenance
+from provscore.nodeid import file_of
+from provscore.provenance.model import (
+    FAMILY,
+    ClassifiedItem,
+    ClassifiedSuppression,
+    HelperChange,
+    HelperStatus,
+    ProvenanceResult,
+    TestChange,
+    TestStatus,
+)
+from provscore.provenance.strength import Strength, compare
+
+# --------------------------------------------------------------------------- tests
+
+def _rekey(node_id: str, old: str | None, new: str | None) -> str:
+    if old and new and old != new and (node_id == old or node_id.startswith(old + "::")):
+        return new + node_id[len(old):]
+    return node_id
+
+
+def match_tests(pairs: Sequence[FilePair]) -> tuple[tuple[TestChange, ...], dict[str, str]]:
+    """Match tests across the patch; returns changes and a map pre node id → post node id."""
+    pre: dict[str, TestDef] = {}
+    post: dict[str, TestDef] = {}
+    for p in pairs:
+        for t in p.pre.tests if p.pre else ():
+            pre[_rekey(t.node_id, p.old_path, p.new_path)] = t
+        for t in p.post.tests if p.post else ():
+            post[t.node_id] = t
+    changes: list[TestChange] = []
+    idmap: dict[str, str] = {}
+    for key in [k for k in pre if k in post]:
+        idmap[pre[key].node_id] = key
+        moved = pre[key].node_id != key
+        changes.append(TestChange(TestStatus.MOVED if moved else TestStatus.KEPT,
+                                  pre.pop(key), post.pop(key)))
+    # Same body under another name or in another file/class: a move, not a removal.
+    by_body: dict[str, list[str]] = defaultdict(list)
+    for key, t in post.items():
+        by_body[t.body].append(key)
+    for key in list(pre):
+        candidates = [k for k in by_body.get(pre[key].body, []) if k in post]
+        if candidates:
+            dest = candidates[0]
+            idmap[pre[key].node_id] = dest
+            changes.append(TestChange(TestStatus.MOVED, pre.pop(key), post.pop(dest)))
+    # Same function name, unique on both sides, body edited: moved and modified.
+    pre_names = _unique_names(pre.values())
+    post_names = _unique_names(post.values())
+    for name, key in pre_names.items():
+        dest_key = post_names.get(name)
+        if dest_key is not None and key in pre and dest_key in post:
+            idmap[pre[key].node_id] = dest_key
+            changes.append(TestChange(TestStatus.MOVED, pre.pop(key), post.pop(dest_key)))
+    changes += [TestChange(TestStatus.REMOVED, t, None) for t in pre.values()]
+    changes += [TestChange(TestStatus.ADDED, None, t) for t in post.values()]
+    return tuple(sorted(changes, key=lambda c: c.node_id)), idmap
+
+
+def _unique_names(tests: Iterable[TestDef]) -> dict[str, str]:
+    seen: dict[str, list[str]] = defaultdict(list)
+    for t in tests:
+        seen[t.name].append(t.node_id)
+    return {name: ids[0] for name, ids in seen.items() if len(ids) == 1}
+
+
+def _multiset_match(pre: list[EvidenceItem], post: list[EvidenceItem],
+                    key_pre: Callable[[EvidenceItem], object],
+                    key_post: Callable[[EvidenceItem], object],
+                    ) -> tuple[list[tuple[EvidenceItem, EvidenceItem]], list[EvidenceItem],
+                               list[EvidenceItem]]:
+    buckets: dict[object, list[EvidenceItem]] = defaultdict(list)
+    for it in post:
+        buckets[key_post(it)].append(it)
+    pairs: list[tuple[EvidenceItem, EvidenceItem]] = []
+    left_pre: list[EvidenceItem] = []
+    for it in pre:
+        bucket = buckets.get(key_pre(it))
+        if bucket:
+            pairs.append((it, bucket.pop(0)))
+        else:
+            left_pre.append(it)
+    matched = {id(b) for _, b in pairs}
+    left_post = [it for it in post if id(it) not in matched]
+    return pairs, left_pre, left_post
+
+
+def classify_items(pairs: Sequence[FilePair], idmap: dict[str, str], strength: Strength,
+                   helper_renames: dict[str, str] | None = None) -> list[ClassifiedItem]:
+    pre_items: list[EvidenceItem] = []
+    post_items: list[EvidenceItem] = []
+    renames: dict[str, tuple[str | None, str | None]] = {}
+    for p in pairs:
+        if p.pre:
+            pre_items += p.pre.items
+            renames[p.pre.path] = (p.old_path, p.new_path)
+        if p.post:
+            post_items += p.post.items
+
+    def pre_id(it: EvidenceItem) -> str:
+        if it.node_id in idmap:
+            return idmap[it.node_id]
+        old, new = renames.get(it.path, (None, None))
+        return _rekey(it.node_id, old, new)
+
+    result: list[ClassifiedItem] = []
+    exact, pre_left, post_left = _multiset_match(
+        pre_items, post_items,
+        lambda it: (pre_id(it), it.scope, it.kind, it.code),
+        lambda it: (it.node_id, it.scope, it.kind, it.code))
+    # Same check moved to another test (still runs, still evidence).
+    moved, pre_left, post_left = _multiset_match(
+        pre_left, post_left,
+        lambda it: (it.in_test, it.scope, it.kind, it.code),
+        lambda it: (it.in_test, it.scope, it.kind, it.code))
+    renamed, pre_left, post_left = _match_renamed_helper_calls(pre_left, post_left,
+                                                               helper_renames or {}, pre_id)
+    result += [ClassifiedItem(Provenance.PREEXISTING, a, b) for a, b in exact + moved + renamed]
+
+    # Pair what is left inside the same test: modifications.
+    groups_pre: dict[tuple[str, str, str], list[EvidenceItem]] = defaultdict(list)
+    groups_post: dict[tuple[str, str, str], list[EvidenceItem]] = defaultdict(list)
+    for it in pre_left:
+        groups_pre[(pre_id(it), it.scope, FAMILY[it.kind])].append(it)
+    for it in post_left:
+        groups_post[(it.node_id, it.scope, FAMILY[it.kind])].append(it)
+    for key in sorted(set(groups_pre) | set(groups_post)):
+        olds, news = groups_pre.get(key, []), groups_post.get(key, [])
+        for a, b in _pair_by_similarity(olds, news, rows=key[2] == "row"):
+            if a is not None and b is not None:
+                mod, reason = compare(a, b, strength)
+                if mod is None:  # an equivalent rewrite (assertEqual(a, 1) → assert a == 1)
+                    result.append(ClassifiedItem(Provenance.PREEXISTING, a, b, None, reason))
+                else:
+                    result.append(ClassifiedItem(Provenance.AGENT_MODIFIED, a, b, mod, reason))
+            elif a is not None:
+                if a.kind is EvidenceKind.PARAM_ROW:
+                    result.append(ClassifiedItem(Provenance.AGENT_MODIFIED, a, None,
+                                                 Modification.WEAKENED,
+                                                 "parametrize row removed"))
+                else:
+                    result.append(ClassifiedItem(Provenance.AGENT_REMOVED, a, None))
+            elif b is not None:
+                result.append(ClassifiedItem(Provenance.AGENT_ADDED, None, b))
+    return result
+
+
+def _pair_by_similarity(olds: list[EvidenceItem], news: list[EvidenceItem], *, rows: bool
+                        ) -> list[tuple[EvidenceItem | None, EvidenceItem | None]]:
+    """Greedy pairing, most similar first; dissimilar leftovers stay unpaired."""
+    scored: list[tuple[float, int, int]] = []
+    for i, a in enumerate(olds):
+        for j, b in enumerate(news):
+            ratio = difflib.SequenceMatcher(None, a.code, b.code, autojunk=False).ratio()
+            same_kind = a.kind is b.kind
+            oa, ob = a.shape.operands, b.shape.operands
+            same_subject = bool(a.shape.subject) and a.shape.subject == b.shape.subject
+            same_expected = len(oa) > 1 and oa[1:] == ob[1:]
+            if rows:
+                # A removed row and an added row are one changed row only when they look alike.
+                pairable = ratio >= 0.5
+            else:
+                # Two checks are one modified check when they test the same thing.
+                pairable = same_subject or (same_kind and (same_expected or ratio >= 0.9))
+            if pairable:
+                scored.append((ratio + same_kind + same_subject, i, j))
+    scored.sort(key=lambda t: (-t[0], t[1], t[2]))
+    used_i: set[int] = set()
+    used_j: set[int] = set()
+    out: list[tuple[EvidenceItem | None, EvidenceItem | None]] = []
+    for _, i, j in scored:
+        if i in used_i or j in used_j:
+            continue
+        used_i.add(i)
+        used_j.add(j)
+        out.append((olds[i], news[j]))
+    out += [(a, None) for i, a in enumerate(olds) if i not in used_i]
+    out += [(None, b) for j, b in enumerate(news) if j not in used_j]
+    return out
+
+
+# --------------------------------------------------------------------------- suppressions, helpers
+
+def classify_suppressions(pairs: Sequence[FilePair], idmap: dict[str, str],
+                          added_tests: frozenset[str],
+                          moved_into: frozenset[str] = frozenset()
+                          ) -> list[ClassifiedSuppression]:
+    """Suppressions before and after. One on a test the patch added is harmless (that
+    test does not vote) unless preexisting evidence was moved into that test."""
+    pre: list[tuple[tuple[str, str, str], Suppression]] = []
+    post: dict[tuple[str, str, str], list[Suppression]] = defaultdict(list)
+    for p in pairs:
+        for s in p.pre.suppressions if p.pre else ():
+            target = idmap.get(s.node_id) or _rekey(s.node_id, p.old_path, p.new_path)
+            pre.append(((target, s.kind.value, s.code), s))
+        for s in p.post.suppressions if p.post else ():
+            post[(s.node_id, s.kind.value, s.code)].append(s)
+    out: list[ClassifiedSuppression] = []
+    for key, s in pre:
+        bucket = post.get(key)
+        if bucket:
+            bucket.pop(0)
+        else:
+            out.append(ClassifiedSuppression(Provenance.AGENT_REMOVED, s, "pre"))
+    for sups in post.values():
+        for s in sups:
+            out.append(ClassifiedSuppression(
+                Provenance.AGENT_ADDED, s, "post",
+                target_added=s.node_id in added_tests and s.node_id not in moved_into))
+    return out
+
+
+def classify_helpers(pairs: Sequence[FilePair]) -> tuple[list[HelperChange], dict[str, str]]:
+    """Helper oracles and fixtures before and after, matched by (file, name) and then by
+    body anywhere in the patch, so moving or renaming an unchanged helper is no change.
+    Returns the changes and the renames (old short name → new short name)."""
+    pre: dict[tuple[str, str], HelperDef] = {}
+    post: dict[tuple[str, str], HelperDef] = {}
+    for p in pairs:
+        path = p.new_path or p.old_path or ""
+        for h in p.pre.helpers if p.pre else ():
+            pre[(path, h.qualname)] = h
+        for h in p.post.helpers if p.post else ():
+            post[(p.new_path or "", h.qualname)] = h
+    out: list[HelperChange] = []
+    renames: dict[str, str] = {}
+    unmatched_post = {k: h for k, h in post.items() if k not in pre}
+    for key, h in pre.items():
+        after = post.get(key)
+        if after is not None:
+            if after.body != h.body:
+                out.append(HelperChange(HelperStatus.MODIFIED, h, after, key[0],
+                                        _literal_only(h.body, after.body)))
+            continue
+        moved = next((k for k, m in unmatched_post.items() if m.body_key == h.body_key), None)
+        if moved is not None:
+            new = unmatched_post.pop(moved)
+            old_short, new_short = h.qualname.rsplit(".", 1)[-1], new.qualname.rsplit(".", 1)[-1]
+            if old_short != new_short:
+                renames[old_short] = new_short
+            continue
+        out.append(HelperChange(HelperStatus.REMOVED, h, None, key[0]))
+    for key, h in unmatched_post.items():
+        out.append(HelperChange(HelperStatus.ADDED, None, h, key[0]))
+    return out, renames
+
+
+class _Literals(ast.NodeTransformer):
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        return ast.copy_location(ast.Constant(value="<literal>"), node)
+
+
+def _literal_only(before: str, after: str) -> bool:
+    """Whether two pieces of code differ only in their literal values."""
+    try:
+        a, b = ast.parse(before), ast.parse(after)
+    except SyntaxError:
+        return False
+    return ast.dump(_Literals().visit(a)) == ast.dump(_Literals().visit(b))
+
+
+def _match_renamed_helper_calls(left_pre: list[EvidenceItem], left_post: list[EvidenceItem],
+                                renames: dict[str, str], pre_id: Callable[[EvidenceItem], str],
+                                ) -> tuple[list[tuple[EvidenceItem, EvidenceItem]],
+                                           list[EvidenceItem], list[EvidenceItem]]:
+    """A call to a helper that was only renamed is the same check."""
+    if not renames:
+        return [], left_pre, left_post
+    return _multiset_match(
+        left_pre, left_post,
+        lambda it: (pre_id(it), it.scope, renames.get(it.shape.op, it.shape.op),
+                    it.shape.operands) if it.kind is EvidenceKind.HELPER_CALL else id(it),
+        lambda it: (it.node_id, it.scope, it.shape.op, it.shape.operands)
+        if it.kind is EvidenceKind.HELPER_CALL else ("post", id(it)))
+
+
+def _new_skipping_fixtures(tests: Iterable[TestChange],
+                           skipping: frozenset[str]) -> list[ClassifiedSuppression]:
+    """An existing test that starts requesting a fixture that skips is skipped."""
+    out: list[ClassifiedSuppression] = []
+    for t in tests:
+        if t.pre is None or t.post is None:
+            continue
+        for name in sorted(set(t.post.fixtures) - set(t.pre.fixtures)):
+            if name in skipping:
+                sup = Suppression(SuppressionKind.RUNTIME_SKIP, file_of(t.post.node_id),
+                                  t.post.node_id, f"requests fixture {name}", t.post.line,
+                                  f"fixture {name} calls pytest.skip/xfail")
+                out.append(ClassifiedSuppression(Provenance.AGENT_ADDED, sup, "post"))
+    return out
+
+
+def classify(pairs: Sequence[FilePair], strength: Strength,
+             skipping_fixtures: frozenset[str] = frozenset()) -> ProvenanceResult:
+    """Provenance of everything in the analysed files. ``strength`` ranks checks;
+    ``skipping_fixtures``: names of fixtures (from these files and the conftests above
+    them) whose body skips."""
+    tests, idmap = match_tests(pairs)
+    added = frozenset(t.node_id for t in tests if t.status is TestStatus.ADDED)
+    helpers, renames = classify_helpers(pairs)
+    items = classify_items(pairs, idmap, strength, renames)
+    items.sort(key=lambda c: (c.item.path, c.item.line or 0, c.item.code))
+    # Tests that received preexisting evidence from another test.
+    moved_into = frozenset(c.post.node_id for c in items
+                           if c.provenance is Provenance.PREEXISTING and c.pre is not None
+                           and c.post is not None and c.post.node_id != c.pre.node_id
+                           and idmap.get(c.pre.node_id) != c.post.node_id)
+    sups = classify_suppressions(pairs, idmap, added, moved_into)
+    skipping = skipping_fixtures | {h.qualname.rsplit(".", 1)[-1] for p in pairs
+                                    for ev in (p.pre, p.post) if ev for h in ev.helpers
+                                    if h.is_fixture and h.skips}
+    sups += _new_skipping_fixtures(tests, frozenset(skipping))
+    sups.sort(key=lambda c: (c.suppression.path, c.suppression.line or 0))
+    return ProvenanceResult(tuple(items), tuple(sups), tests, tuple(helpers))

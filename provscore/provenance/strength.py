@@ -1,0 +1,209 @@
+"""Judging a modified check: weakened, strengthened, expected value changed, or changed."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from provscore.evidence.constants import is_literal_code
+from provscore.evidence.model import EvidenceItem, EvidenceKind, Shape
+from provscore.model import Modification
+from provscore.provenance.model import FAMILY
+
+
+@dataclass(frozen=True, slots=True)
+class Strength:
+    """The ``[strength]`` tables of rules/patterns.toml: how checks rank and which
+    keywords loosen them."""
+
+    groups: tuple[tuple[frozenset[str], ...], ...]  # per table, decreasing strength
+    tolerance: frozenset[str]  # a larger value is a looser check
+    precision: frozenset[str]  # a smaller value is a looser check
+    narrowing: frozenset[str]  # dropping it loosens the check
+
+    @classmethod
+    def from_patterns(cls, section: Mapping[str, Any]) -> Strength:
+        return cls(
+            groups=tuple(tuple(frozenset(g) for g in section.get(table, []))
+                         for table in ("unittest_groups", "mock_groups", "numpy_groups")),
+            tolerance=frozenset(section.get("tolerance_keywords", [])),
+            precision=frozenset(section.get("precision_keywords", [])),
+            narrowing=frozenset(section.get("narrowing_keywords", [])))
+
+    def rank(self, shape: Shape, kind: EvidenceKind) -> int | None:
+        """0 for the strongest kind of check; None when the check has no rank."""
+        if kind is EvidenceKind.ASSERT:
+            if shape.op.startswith("truthy:"):
+                return 3
+            return _ASSERT_RANK.get(shape.op)
+        for table in self.groups:
+            for rank, group in enumerate(table):
+                if shape.op in group:
+                    return rank
+        return None
+
+
+_ASSERT_RANK = {"==": 0, "is": 0, "cmp": 1, "in": 1, "not in": 1, "<": 1, ">": 1, "<=": 1,
+                ">=": 1, "!=": 2, "is not": 2, "not None": 3, "not": 3, "truthy": 3}
+
+
+def _number(code: str) -> float | None:
+    try:
+        value = ast.literal_eval(code)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+_PRECISION_DEFAULTS: dict[str, float] = {"places": 7, "decimal": 7, "significant": 7,
+                                         "max_examples": 100}
+_BROAD_EXCEPTIONS = {"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"}
+
+
+def _keyword_verdict(a: Shape, b: Shape, strength: Strength
+                     ) -> tuple[Modification | None, str]:
+    tolerance, precision, narrowing = strength.tolerance, strength.precision, strength.narrowing
+    ka, kb = dict(a.keywords), dict(b.keywords)
+    stronger = False
+    for key in sorted(set(ka) | set(kb)):
+        base = key.rsplit(".", 1)[-1]
+        va, vb = ka.get(key), kb.get(key)
+        if va == vb:
+            continue
+        if base in tolerance:
+            na, nb = _number(va) if va else 0.0, _number(vb) if vb else 0.0
+            if va is None and key.startswith("approx."):
+                na = 1e-6 if base == "rel" else 1e-12  # pytest.approx's defaults
+            if na is None or nb is None:
+                return Modification.CHANGED, f"tolerance {key} changed"
+            if nb > na:
+                return Modification.WEAKENED, f"tolerance {key} widened ({va} → {vb})"
+            stronger = True
+        elif base in precision:
+            # An absent keyword means the library default (places=7, max_examples=100).
+            default = _PRECISION_DEFAULTS.get(base)
+            na = _number(va) if va else default
+            nb = _number(vb) if vb else default
+            if na is None or nb is None:
+                return Modification.CHANGED, f"{key} changed ({va} → {vb})"
+            if nb < na:
+                return Modification.WEAKENED, \
+                    f"{key} lowered ({va or f'default {na:g}'} → {vb or f'default {nb:g}'})"
+            if nb > na:
+                stronger = True
+        elif base == "match":
+            verdict = _match_verdict(va, vb)
+            if verdict[0] is Modification.STRENGTHENED:
+                stronger = True
+            else:
+                return verdict
+        elif base in narrowing:
+            if vb is None or vb == "False":
+                return Modification.WEAKENED, f"{key}={va} dropped"
+            if va is None:
+                stronger = True
+            else:
+                return Modification.EXPECTED_CHANGED, f"{key} changed ({va} → {vb})"
+        elif key == "approx" and vb is not None and va is None:
+            return Modification.WEAKENED, "exact comparison became approximate"
+        else:
+            return Modification.CHANGED, f"keyword {key} changed"
+    return (Modification.STRENGTHENED, "check narrowed") if stronger else (None, "")
+
+
+_MATCH_ANYTHING = {"", ".*", ".+", "(?s).*", "^.*$", ".*?", "[\\s\\S]*"}
+
+
+def _literal_text(code: str | None) -> str | None:
+    if code is None:
+        return None
+    try:
+        value = ast.literal_eval(code)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _match_verdict(va: str | None, vb: str | None) -> tuple[Modification, str]:
+    """How a `match=` regex changed: dropped or match-anything is weaker; a pattern that
+    contains the old one is stronger; anything else rewrote the expected message."""
+    if vb is None:
+        return Modification.WEAKENED, f"match={va} dropped"
+    new = _literal_text(vb)
+    if new is not None and new in _MATCH_ANYTHING:
+        return Modification.WEAKENED, f"match={vb} accepts any message"
+    if va is None:
+        return Modification.STRENGTHENED, "match= added"
+    old = _literal_text(va)
+    if old is not None and new is not None:
+        if old in new:
+            return Modification.STRENGTHENED, "match narrowed"
+        if new in old:
+            return Modification.WEAKENED, f"match shortened ({va} → {vb})"
+    return Modification.EXPECTED_CHANGED, f"match changed ({va} → {vb})"
+
+
+def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
+            ) -> tuple[Modification | None, str]:
+    """Judge how an evidence item changed; undecidable changes are ``changed``.
+
+    None means an equivalent rewrite: same strength, same operands, same keywords
+    (``self.assertEqual(a, 1)`` → ``assert a == 1``).
+    """
+    a, b = pre.shape, post.shape
+    if b.tautology and not a.tautology:
+        return Modification.WEAKENED, "became a tautology"
+    if a.guards != b.guards:
+        added = [g for g in b.guards if g not in a.guards]
+        if added:
+            return Modification.WEAKENED, f"now runs only when {' and '.join(added)}"
+        if set(b.guards) < set(a.guards):
+            return Modification.STRENGTHENED, "runs under fewer conditions"
+        return Modification.CHANGED, "runs under different conditions"
+    if pre.kind is EvidenceKind.PARAM_ROW:
+        return Modification.EXPECTED_CHANGED, "parametrize row changed"
+    if pre.kind is EvidenceKind.RAISES and post.kind is EvidenceKind.RAISES:
+        broad_a = set(a.operands) & _BROAD_EXCEPTIONS
+        broad_b = set(b.operands) & _BROAD_EXCEPTIONS
+        if broad_b and not broad_a:
+            return Modification.WEAKENED, f"expected exception broadened to {sorted(broad_b)[0]}"
+        if a.operands != b.operands and set(a.operands) < set(b.operands):
+            return Modification.WEAKENED, "more exception types accepted"
+    if pre.kind is not post.kind and FAMILY[pre.kind] == FAMILY[post.kind]:
+        ra, rb = strength.rank(a, pre.kind), strength.rank(b, post.kind)
+        if ra is not None and rb is not None and rb > ra:
+            return Modification.WEAKENED, f"{a.op} became {b.op}"
+        if post.kind is EvidenceKind.HELPER_CALL or pre.kind is EvidenceKind.HELPER_CALL:
+            return Modification.CHANGED, f"{a.op} became {b.op}"
+    ra, rb = strength.rank(a, pre.kind), strength.rank(b, post.kind)
+    if ra is not None and rb is not None and a.op != b.op:
+        if rb > ra:
+            return Modification.WEAKENED, f"{a.op} became {b.op}"
+        if rb < ra:
+            return Modification.STRENGTHENED, f"{a.op} became {b.op}"
+    elif a.op != b.op and (ra is None) != (rb is None):
+        return Modification.CHANGED, f"{a.op} became {b.op}"
+    verdict, reason = _keyword_verdict(a, b, strength)
+    if verdict is Modification.WEAKENED or verdict is Modification.CHANGED:
+        return verdict, reason
+    if a.op == b.op and a.operands != b.operands:
+        if len(a.operands) == len(b.operands):
+            diff = [(x, y) for x, y in zip(a.operands, b.operands, strict=True) if x != y]
+            if len(diff) == 1 and (is_literal_code(diff[0][0]) or is_literal_code(diff[0][1])):
+                return Modification.EXPECTED_CHANGED, \
+                    f"expected value {diff[0][0]} became {diff[0][1]}"
+        return Modification.CHANGED, "checked expression changed"
+    if verdict is not None:
+        return verdict, reason
+    if ra is not None and ra == rb and _same_operands(a, b):
+        return None, f"{a.op} rewritten as {b.op}"
+    if a.op != b.op:
+        return Modification.CHANGED, f"{a.op} became {b.op}"
+    return Modification.CHANGED, "changed"
+
+
+def _same_operands(a: Shape, b: Shape) -> bool:
+    # assertEqual(x, 1) and `assert x == 1` compare the same two operands.
+    return sorted(a.operands) == sorted(b.operands)

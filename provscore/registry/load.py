@@ -1,0 +1,151 @@
+"""Loading ``rules/*.toml`` into a :class:`~provscore.registry.model.Registry`.
+
+``rules/`` is a top-level folder of the project. A built wheel carries it as
+``provscore/_rules``; an editable install or a source checkout reads it from the
+repository root. Every key of every row is validated: an unknown key, a gate that
+``gates.toml`` does not define or a rule without a detector is an error naming the
+file and the code, never a rule that silently does nothing.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from provscore.errors import InputError
+from provscore.model import Action
+from provscore.registry.detectors import DetectorTable
+from provscore.registry.model import (
+    FAMILIES,
+    TALLIES,
+    ExampleFile,
+    Gate,
+    Registry,
+    Rule,
+    RuleExample,
+)
+
+_PACKAGE_DIR = Path(__file__).resolve().parent.parent
+_RULE_KEYS = {"code", "name", "action", "penalty", "message", "rationale", "valid", "invalid",
+              "summary", "gate", "family", "kinds", "tally"}
+_REQUIRED = {"code", "name", "action", "message", "rationale", "gate", "family"}
+_EXAMPLE_KEYS = {"path", "before", "after", "files", "diff", "note", "expect_count", "head_only"}
+#: Files of the rules dir that hold tables, not rule rows.
+DATA_FILES = ("patterns.toml", "gates.toml")
+
+
+def rules_dir() -> Path:
+    """Where the rule registry lives for this installation."""
+    for candidate in (_PACKAGE_DIR / "_rules", _PACKAGE_DIR.parent / "rules"):
+        if (candidate / "patterns.toml").is_file():
+            return candidate
+    raise InputError("rule registry not found (expected provscore/_rules or ./rules)",
+                     path=str(_PACKAGE_DIR))
+
+
+def _example(raw: Any, where: str) -> RuleExample:
+    if not isinstance(raw, dict):
+        raise InputError("an example must be a table", path=where)
+    unknown = set(raw) - _EXAMPLE_KEYS
+    if unknown:
+        raise InputError(f"unknown example key(s) {sorted(unknown)}", path=where)
+    files: list[ExampleFile] = []
+    if "files" in raw:
+        for f in raw["files"]:
+            files.append(ExampleFile(str(f["path"]), f.get("before"), f.get("after"),
+                                     f.get("symlink")))
+    elif "before" in raw or "after" in raw:
+        files.append(ExampleFile(str(raw.get("path", "tests/test_example.py")),
+                                 raw.get("before"), raw.get("after")))
+    return RuleExample(tuple(files), raw.get("diff"), str(raw.get("note", "")))
+
+
+def _choice(raw: dict[str, Any], key: str, allowed: tuple[str, ...], where: str) -> str:
+    value = raw.get(key, "")
+    if value not in allowed:
+        raise InputError(f"{key} {value!r} is not one of {', '.join(repr(a) for a in allowed)}",
+                         path=where)
+    return str(value)
+
+
+def _rule(raw: Any, source: str, gates: dict[str, Gate]) -> Rule:
+    if not isinstance(raw, dict):
+        raise InputError("[[rule]] must be a table", path=source)
+    unknown = set(raw) - _RULE_KEYS
+    missing = _REQUIRED - set(raw)
+    where = f"{source} ({raw.get('code', '?')})"
+    if unknown:
+        raise InputError(f"unknown rule key(s) {sorted(unknown)}", path=where)
+    if missing:
+        raise InputError(f"missing rule key(s) {sorted(missing)}", path=where)
+    try:
+        action = Action(raw["action"])
+    except ValueError:
+        raise InputError(f"unknown action {raw['action']!r}", path=where) from None
+    gate = gates.get(str(raw["gate"]))
+    if gate is None:
+        raise InputError(f"gate {raw['gate']!r} is not defined in gates.toml "
+                         f"(gates: {', '.join(gates)})", path=where)
+    kinds = raw.get("kinds", [])
+    if not isinstance(kinds, list) or not all(isinstance(k, str) and k for k in kinds):
+        raise InputError("kinds must be a list of suppression kind names", path=where)
+    return Rule(
+        code=str(raw["code"]), name=str(raw["name"]), action=action,
+        penalty=float(raw.get("penalty", 0.0)), message=str(raw["message"]),
+        summary=str(raw.get("summary", "")).strip(), rationale=str(raw["rationale"]).strip(),
+        gate=gate, family=_choice(raw, "family", FAMILIES, where), kinds=tuple(kinds),
+        tally=_choice(raw, "tally", TALLIES, where),
+        valid=tuple(_example(e, where) for e in raw.get("valid", [])),
+        invalid=tuple(_example(e, where) for e in raw.get("invalid", [])),
+        source=source,
+    )
+
+
+def _load_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise InputError(f"cannot read rule file: {exc}", path=str(path)) from None
+
+
+def _gates(path: Path) -> dict[str, Gate]:
+    out: dict[str, Gate] = {}
+    for i, raw in enumerate(_load_toml(path).get("gate", []), start=1):
+        try:
+            gate = Gate(int(raw["number"]), str(raw["name"]), str(raw.get("summary", "")))
+        except (KeyError, TypeError, ValueError):
+            raise InputError(f"[[gate]] #{i} needs an integer number and a name",
+                             path=str(path)) from None
+        if gate.name in out or any(g.number == gate.number for g in out.values()):
+            raise InputError(f"gate {gate.number} {gate.name!r} is defined twice", path=str(path))
+        out[gate.name] = gate
+    if not out:
+        raise InputError("no [[gate]] tables", path=str(path))
+    return out
+
+
+def load_registry(root: Path | None = None, detectors: DetectorTable | None = None
+                  ) -> Registry:
+    """Load every ``rules/*.toml`` under ``root`` (default: :func:`rules_dir`).
+
+    A duplicate code is an error; with ``detectors`` given, so is a rule without a
+    detector and a detector without a rule.
+    """
+    root = root or rules_dir()
+    gates = _gates(root / "gates.toml")
+    rules: dict[str, Rule] = {}
+    patterns = _load_toml(root / "patterns.toml")
+    for path in sorted(root.glob("*.toml")):
+        if path.name in DATA_FILES:
+            continue
+        for raw in _load_toml(path).get("rule", []):
+            rule = _rule(raw, path.name, gates)
+            if rule.code in rules:
+                raise InputError(f"duplicate rule code {rule.code}", path=str(path))
+            rules[rule.code] = rule
+    if detectors is not None:
+        detectors.check_bound(rules, str(root))
+    ordered = tuple(sorted(gates.values(), key=lambda g: g.number))
+    return Registry(rules, patterns, ordered, str(root))

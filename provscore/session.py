@@ -1,0 +1,50 @@
+"""One :class:`Session`: the registry, its pattern tables and caches, built once.
+
+A command builds one session and passes it to every call; a batch worker builds one per
+process and reuses it for every patch it scores. Nothing in provscore keeps module-level
+state that a session should own: two sessions with different rule directories can live
+in one process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from provscore.checks import DETECTORS
+from provscore.checks.suppression import check_kinds
+from provscore.evidence import Tables
+from provscore.provenance import Strength
+from provscore.registry import DetectorTable, Registry, load_registry
+
+
+@dataclass(frozen=True)
+class Session:
+    """The registry (rules bound to their detectors) and what is derived from it."""
+
+    registry: Registry
+    detectors: DetectorTable
+    strength: Strength
+    # Evidence tables per set of extra assertion helpers (a contract may add some).
+    _tables: dict[tuple[str, ...], Tables] = field(default_factory=dict, repr=False,
+                                                   compare=False)
+
+    @classmethod
+    def load(cls, rules_dir: Path | None = None,
+             detectors: DetectorTable | None = None) -> Session:
+        """Load ``rules/*.toml`` (default: the installed registry) and bind every rule to
+        its detector; a rule without one, or a detector without a rule, is an error."""
+        table = detectors or DETECTORS
+        registry = load_registry(rules_dir, table)
+        check_kinds(registry)
+        return cls(registry, table, Strength.from_patterns(registry.pattern("strength")))
+
+    def evidence_tables(self, extra_helpers: Sequence[str] = ()) -> Tables:
+        """The collectors' qualified-name tables, plus a contract's assertion helpers."""
+        key = tuple(extra_helpers)
+        tables = self._tables.get(key)
+        if tables is None:
+            tables = Tables.from_patterns(self.registry.patterns, key)
+            self._tables[key] = tables
+        return tables
