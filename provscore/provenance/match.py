@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import difflib
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from provscore.evidence.model import (
     EvidenceItem,
@@ -28,6 +28,7 @@ from provscore.provenance.model import (
     TestChange,
     TestStatus,
 )
+from provscore.provenance.renames import argname_renames, renamed_item
 from provscore.provenance.strength import Strength, compare
 
 # --------------------------------------------------------------------------- tests
@@ -49,7 +50,7 @@ def match_tests(pairs: Sequence[FilePair]) -> tuple[tuple[TestChange, ...], dict
             post[t.node_id] = t
     changes: list[TestChange] = []
     idmap: dict[str, str] = {}
-    for key in [k for k in pre if k in post]:
+    for key in [k for k in pre if k in post and _still_runs(pre[k], post[k])]:
         idmap[pre[key].node_id] = key
         moved = pre[key].node_id != key
         changes.append(TestChange(TestStatus.MOVED if moved else TestStatus.KEPT,
@@ -59,7 +60,8 @@ def match_tests(pairs: Sequence[FilePair]) -> tuple[tuple[TestChange, ...], dict
     for key, t in post.items():
         by_body[t.body].append(key)
     for key in list(pre):
-        candidates = [k for k in by_body.get(pre[key].body, []) if k in post]
+        candidates = [k for k in by_body.get(pre[key].body, [])
+                      if k in post and _still_runs(pre[key], post[k])]
         if candidates:
             dest = candidates[0]
             idmap[pre[key].node_id] = dest
@@ -69,12 +71,19 @@ def match_tests(pairs: Sequence[FilePair]) -> tuple[tuple[TestChange, ...], dict
     post_names = _unique_names(post.values())
     for name, key in pre_names.items():
         dest_key = post_names.get(name)
-        if dest_key is not None and key in pre and dest_key in post:
+        if dest_key is not None and key in pre and dest_key in post and \
+                _still_runs(pre[key], post[dest_key]):
             idmap[pre[key].node_id] = dest_key
             changes.append(TestChange(TestStatus.MOVED, pre.pop(key), post.pop(dest_key)))
     changes += [TestChange(TestStatus.REMOVED, t, None) for t in pre.values()]
     changes += [TestChange(TestStatus.ADDED, None, t) for t in post.values()]
     return tuple(sorted(changes, key=lambda c: c.node_id)), idmap
+
+
+def _still_runs(before: TestDef, after: TestDef) -> bool:
+    """A test moved out of base's testpaths no longer runs with a bare ``pytest``: that is
+    a removal (PS106), not a move."""
+    return after.runs_by_default or not before.runs_by_default
 
 
 def _unique_names(tests: Iterable[TestDef]) -> dict[str, str]:
@@ -106,13 +115,17 @@ def _multiset_match(pre: list[EvidenceItem], post: list[EvidenceItem],
 
 
 def classify_items(pairs: Sequence[FilePair], idmap: dict[str, str], strength: Strength,
-                   helper_renames: dict[str, str] | None = None) -> list[ClassifiedItem]:
+                   helper_renames: dict[str, str] | None = None,
+                   argnames: Mapping[str, Mapping[str, str]] | None = None
+                   ) -> list[ClassifiedItem]:
+    """``argnames``: per base test, the parametrize argnames the patch renamed."""
     pre_items: list[EvidenceItem] = []
     post_items: list[EvidenceItem] = []
     renames: dict[str, tuple[str | None, str | None]] = {}
     for p in pairs:
         if p.pre:
-            pre_items += p.pre.items
+            pre_items += [renamed_item(it, argnames[it.node_id])
+                          if argnames and it.node_id in argnames else it for it in p.pre.items]
             renames[p.pre.path] = (p.old_path, p.new_path)
         if p.post:
             post_items += p.post.items
@@ -180,8 +193,10 @@ def _pair_by_similarity(olds: list[EvidenceItem], news: list[EvidenceItem], *, r
                 # A removed row and an added row are one changed row only when they look alike.
                 pairable = ratio >= 0.5
             else:
-                # Two checks are one modified check when they test the same thing.
-                pairable = same_subject or (same_kind and (same_expected or ratio >= 0.9))
+                # Two checks are one modified check when they test the same thing, or the
+                # same pieces rearranged (`f(x) == y` → `f(y) == x`).
+                pairable = same_subject or (same_kind and (
+                    same_expected or ratio >= 0.9 or sorted(a.code) == sorted(b.code)))
             if pairable:
                 scored.append((ratio + same_kind + same_subject, i, j))
     scored.sort(key=lambda t: (-t[0], t[1], t[2]))
@@ -318,7 +333,7 @@ def classify(pairs: Sequence[FilePair], strength: Strength,
     tests, idmap = match_tests(pairs)
     added = frozenset(t.node_id for t in tests if t.status is TestStatus.ADDED)
     helpers, renames = classify_helpers(pairs)
-    items = classify_items(pairs, idmap, strength, renames)
+    items = classify_items(pairs, idmap, strength, renames, argname_renames(tests))
     items.sort(key=lambda c: (c.item.path, c.item.line or 0, c.item.code))
     # Tests that received preexisting evidence from another test.
     moved_into = frozenset(c.post.node_id for c in items

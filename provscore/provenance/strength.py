@@ -37,6 +37,9 @@ class Strength:
         if kind is EvidenceKind.ASSERT:
             if shape.op.startswith("truthy:"):
                 return 3
+            if shape.op in ("!=", "is not") and len(shape.operands) == 2 and \
+                    is_literal_code(shape.operands[1]):
+                return _ASSERT_RANK["not None"]  # excludes one value: weaker than truthiness
             return _ASSERT_RANK.get(shape.op)
         for table in self.groups:
             for rank, group in enumerate(table):
@@ -45,8 +48,10 @@ class Strength:
         return None
 
 
+# Larger is weaker. `x is not None` is weaker than a truthiness check: False, 0 and ""
+# pass it.
 _ASSERT_RANK = {"==": 0, "is": 0, "cmp": 1, "in": 1, "not in": 1, "<": 1, ">": 1, "<=": 1,
-                ">=": 1, "!=": 2, "is not": 2, "not None": 3, "not": 3, "truthy": 3}
+                ">=": 1, "!=": 2, "is not": 2, "not": 3, "truthy": 3, "not None": 4}
 
 
 def _number(code: str) -> float | None:
