@@ -38,7 +38,8 @@ class Session:
         table = detectors or DETECTORS
         registry = load_registry(rules_dir, table)
         check_kinds(registry)
-        return cls(registry, table, Strength.from_patterns(registry.pattern("strength")))
+        return cls(registry, table, Strength.from_patterns(registry.pattern("strength"),
+                                                           registry.pattern("conditions")))
 
     def evidence_tables(self, extra_helpers: Sequence[str] = ()) -> Tables:
         """The collectors' qualified-name tables, plus a contract's assertion helpers."""

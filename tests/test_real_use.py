@@ -328,3 +328,93 @@ def test_a_data_file_is_an_expected_value_only_when_a_test_reads_it(
         "1.0", "1.1")}) == []
     other = GitRepo(tmp_path_factory.mktemp("golden") / "repo")
     assert rejecting(other, DATA, {"resources/expected.json": '{"a": 2}\n'}) == ["PS108"]
+
+
+# ------------------------------------------------------------ item 7: skips judged by meaning
+
+SKIPPED = """
+    import sys
+    import pytest
+
+    @pytest.mark.skipif(sys.version_info < (3, 9), reason="needs 3.9")
+    def test_a():
+        assert f() == 1
+
+    @pytest.mark.xfail(reason="bug 12")
+    def test_b():
+        assert g() == 1
+
+    def test_c():
+        if sys.platform == "win32":
+            pytest.skip("no fork")
+        assert h() == 1
+    """
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("sys.version_info < (3, 9)", "sys.version_info < (3, 8)"),
+    ('reason="needs 3.9"', 'reason="the walrus needs 3.9"'),
+    ('@pytest.mark.xfail(reason="bug 12")', '@pytest.mark.xfail(reason="bug 12", strict=True)'),
+    ('@pytest.mark.xfail(reason="bug 12")',
+     '@pytest.mark.xfail(reason="bug 12", raises=KeyError)'),
+    ('if sys.platform == "win32":', 'if sys.platform == "win32" and sys.version_info < (3, 12):'),
+    ('pytest.skip("no fork")', 'pytest.skip("fork() is missing on Windows")'),
+], ids=["bound-narrowed", "reason-reworded", "strict-turned-on", "raises-added",
+        "runtime-guard-narrowed", "runtime-reason-reworded"])
+def test_an_edit_that_suppresses_no_more_is_no_new_suppression(repo: GitRepo, old: str,
+                                                                new: str) -> None:
+    assert old in SKIPPED
+    assert rejecting(repo, {T: SKIPPED}, {T: SKIPPED.replace(old, new)}) == []
+
+
+@pytest.mark.parametrize(("old", "new", "code"), [
+    ("sys.version_info < (3, 9)", "sys.version_info < (3, 12)", "PS201"),
+    ("sys.version_info < (3, 9)", "sys.version_info > (0,)", "PS201"),
+    ("@pytest.mark.skipif(sys.version_info < (3, 9), ", "@pytest.mark.skip(", "PS201"),
+    ('@pytest.mark.xfail(reason="bug 12")', '@pytest.mark.xfail(reason="bug 12", run=False)',
+     "PS202"),
+    ('if sys.platform == "win32":', 'if sys.platform != "win32":', "PS203"),
+    ('if sys.platform == "win32":', 'if sys.platform == "win32" or len(sys.argv) > 0:', "PS203"),
+], ids=["bound-widened", "always-true", "made-unconditional", "run-false",
+        "runtime-guard-inverted", "runtime-guard-widened"])
+def test_an_edit_that_suppresses_more_is_a_new_suppression(repo: GitRepo, old: str, new: str,
+                                                           code: str) -> None:
+    assert rejecting(repo, {T: SKIPPED}, {T: SKIPPED.replace(old, new)}) == [code]
+
+
+def test_an_edit_whose_effect_cannot_be_decided_is_for_review(repo: GitRepo) -> None:
+    repo.commit({"README.md": "x\n", T: _py(SKIPPED)})
+    report = repo.score(repo.diff({T: _py(SKIPPED.replace(
+        'sys.platform == "win32"', 'sys.platform.startswith("win")'))}))
+    (changed,) = [f for f in report.findings if f.code == "PS208"]
+    assert changed.action is Action.PENALTY and changed.location is not None
+    assert changed.location.line == 14 and "sys.platform.startswith('win')" in changed.message
+    assert not [f for f in report.findings if f.action is Action.REJECT and f.code != "PS502"]
+
+
+CONSTANTS = """
+    import sys
+    import pytest
+
+    PY2 = sys.version_info[0] == 2
+    PY3 = {py3}
+
+    def on_windows():
+        return sys.platform == "win32"
+
+    @pytest.mark.skipif({cond}, reason="x")
+    def test_a():
+        assert f() == 1
+    """
+
+
+@pytest.mark.parametrize(("py3", "before", "after", "expect"), [
+    ("not PY2", "PY3", "not PY2", []),  # decidable from the constants: the same
+    ("sys.version_info[0] == 3", "PY3", "not PY2", []),  # major versions are 2 or 3
+    ("not PY2", 'sys.platform == "win32"', "on_windows()", []),  # one-expression helper
+    ("not PY2", "on_windows()", "on_windows() or PY3", ["PS201"]),
+], ids=["constant-derived", "separate-constants", "helper-inlined", "helper-widened"])
+def test_conditions_read_through_constants_and_helpers(repo: GitRepo, py3: str, before: str,
+                                                       after: str, expect: list[str]) -> None:
+    assert rejecting(repo, {T: CONSTANTS.format(py3=py3, cond=before)},
+                     {T: CONSTANTS.format(py3=py3, cond=after)}) == expect

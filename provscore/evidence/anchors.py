@@ -130,14 +130,27 @@ class Inliner:
         return table
 
     def module_bindings(self) -> dict[str, str]:
-        """Module-level names bound exactly once, to any expression."""
+        """Module-level names bound exactly once, to any expression, and module-level
+        functions without parameters that return one expression (``"f()"``): what a
+        skip condition reads is judged by what it means."""
         out: dict[str, str] = {}
         for name, values in self.ctx.frames[0].bindings.items():
             if len(values) == 1 and values[0] is not None:
                 code = self.shaper.code(values[0])
                 if len(code) <= _MAX_INLINE and name not in names_in(code):
                     out[name] = code
+        for f in self.ctx.defs:
+            if f.parent is not None and f.parent.kind == "module" and not f.is_test and \
+                    not f.bindings and len(f.returns) == 1 and f.returns[0] is not None and \
+                    isinstance(f.node, cst.FunctionDef) and not f.node.decorators:
+                code = self.shaper.code(f.returns[0])
+                if len(code) <= _MAX_INLINE:
+                    out[f"{f.name}()"] = code
         return out
+
+    def guard_text(self, node: cst.CSTNode, negated: bool, table: dict[str, str]) -> str:
+        """A condition around a check or a suppression, as it reads."""
+        return self._guard(node, negated, table)
 
     def _fixture_values(self) -> dict[str, str]:
         if not hasattr(self, "_fixtures"):
@@ -233,8 +246,21 @@ def _call_target(ctx: Context, node: cst.CSTNode) -> str:
 
 
 class Substitute(ast.NodeTransformer):
+    """Names replaced by the code they stand for; a key ``"f()"`` replaces a call of ``f``
+    without arguments (a helper that returns one expression)."""
+
     def __init__(self, table: dict[str, str]) -> None:
         self.table = table
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        if isinstance(node.func, ast.Name) and not node.args and not node.keywords:
+            key = f"{node.func.id}()"
+            if key in self.table:
+                try:
+                    return ast.parse(f"({self.table[key]})", mode="eval").body
+                except SyntaxError:
+                    return node
+        return self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
         if isinstance(node.ctx, ast.Load) and node.id in self.table:
@@ -246,7 +272,7 @@ class Substitute(ast.NodeTransformer):
 
 
 def substitute(code: str, table: dict[str, str]) -> str:
-    if not any(name in code for name in table):
+    if not any(name.removesuffix("()") in code for name in table):
         return code
     for mode in ("eval", "exec"):
         try:

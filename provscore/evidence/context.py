@@ -71,6 +71,7 @@ class RawSuppression:
     target: str
     detail: str = ""
     frame: str = ""  # qualname of the function it sits in ("" at module level)
+    guards: tuple[tuple[cst.CSTNode, bool], ...] = ()
 
 
 @dataclass
@@ -150,10 +151,13 @@ class Context:
             fr.evidence_count += 1
 
     def suppress(self, kind: SuppressionKind, node: cst.CSTNode, detail: str = "",
-                 target: str | None = None, frame: str | None = None) -> None:
-        """Record a suppression; deferred callers pass the ``frame`` they were found in."""
+                 target: str | None = None, frame: str | None = None,
+                 guards: tuple[tuple[cst.CSTNode, bool], ...] = ()) -> None:
+        """Record a suppression; deferred callers pass the ``frame`` they were found in
+        and the ``guards`` (conditions inside the test) around it."""
         self.suppressions.append(RawSuppression(kind, node, target or self.target(), detail,
-                                                self.frame.qualname if frame is None else frame))
+                                                self.frame.qualname if frame is None else frame,
+                                                guards))
 
     def qualnames(self, node: cst.BaseExpression) -> set[str]:
         name = dotted(node)

@@ -187,6 +187,9 @@ def _text_nodes(ctx: Context, defs: Iterable[Frame]) -> list[cst.CSTNode]:
                       getattr(guard, "iter", guard)]
     for sup in ctx.suppressions:
         nodes += [sup.node, first_line_node(sup.node)]
+        for guard, _ in sup.guards:
+            nodes += [getattr(guard, "test", guard), getattr(guard, "target", guard),
+                      getattr(guard, "iter", guard)]
     for frame in [ctx.frames[0], *ctx.defs]:
         for values in frame.bindings.values():
             nodes += [v for v in values if v is not None]
@@ -244,8 +247,10 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
     # `HAS_BACKEND = False` with an unchanged `skipif(not HAS_BACKEND)` is a new skip.
     module_values = inliner.module_bindings()
     sups = [Suppression(s.kind, ctx.path, s.target,
-                        substitute(shaper.code(s.node), module_values), line_of(s.node),
-                        s.detail) for s in ctx.suppressions]
+                        _meaning(shaper.code(s.node), module_values), line_of(s.node),
+                        s.detail, tuple(_meaning(inliner.guard_text(n, neg, {}), module_values)
+                                        for n, neg in s.guards))
+            for s in ctx.suppressions]
     test_defs = [TestDef(f.node_id, f.name, line_of(f.node) if f.node else None,
                          _def_body(shaper, f.node), _requested_fixtures(ctx, f.node),
                          _argnames_of(ctx, f), ctx.config.runs_by_default(ctx.path))
@@ -261,6 +266,17 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
                              _fixture_params(ctx, shaper, f.node) if f.fixture else "")
                    for f in helper_frames]
     return FileEvidence(ctx.path, tuple(items), tuple(sups), tuple(test_defs), tuple(helper_defs))
+
+
+def _meaning(code: str, module_values: dict[str, str], depth: int = 4) -> str:
+    """``code`` with module constants and one-expression helpers inlined, repeatedly (a
+    constant defined from another one), so that a condition reads as what it means."""
+    for _ in range(depth):
+        inlined = substitute(code, module_values)
+        if inlined == code:
+            break
+        code = inlined
+    return code
 
 
 def _argnames_of(ctx: Context, frame: Frame) -> tuple[str, ...]:

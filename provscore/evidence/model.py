@@ -82,6 +82,9 @@ class Suppression:
     code: str
     line: int | None = field(default=None, compare=False)
     detail: str = ""
+    # Conditions inside the test under which it runs (`if sys.platform == "win32":`
+    # around a pytest.skip()): part of the suppression, as for evidence items.
+    guards: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

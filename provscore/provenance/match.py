@@ -29,6 +29,7 @@ from provscore.provenance.model import (
     TestStatus,
 )
 from provscore.provenance.renames import argname_renames, renamed_item
+from provscore.provenance.skip_strength import compare_suppressions
 from provscore.provenance.strength import Strength, compare
 
 # --------------------------------------------------------------------------- tests
@@ -217,31 +218,67 @@ def _pair_by_similarity(olds: list[EvidenceItem], news: list[EvidenceItem], *, r
 # --------------------------------------------------------------------------- suppressions, helpers
 
 def classify_suppressions(pairs: Sequence[FilePair], idmap: dict[str, str],
-                          added_tests: frozenset[str],
+                          added_tests: frozenset[str], strength: Strength,
                           moved_into: frozenset[str] = frozenset()
                           ) -> list[ClassifiedSuppression]:
-    """Suppressions before and after. One on a test the patch added is harmless (that
-    test does not vote) unless preexisting evidence was moved into that test."""
-    pre: list[tuple[tuple[str, str, str], Suppression]] = []
-    post: dict[tuple[str, str, str], list[Suppression]] = defaultdict(list)
+    """Suppressions before and after, matched by target, kind, code and conditions; what
+    is left is paired by target and kind and judged by meaning (an edited skip that
+    suppresses in fewer cases is no new suppression). One on a test the patch added is
+    harmless (that test does not vote) unless preexisting evidence was moved into it."""
+    pre: list[tuple[SuppressionKey, Suppression]] = []
+    post: dict[SuppressionKey, list[Suppression]] = defaultdict(list)
     for p in pairs:
         for s in p.pre.suppressions if p.pre else ():
             target = idmap.get(s.node_id) or _rekey(s.node_id, p.old_path, p.new_path)
-            pre.append(((target, s.kind.value, s.code), s))
+            pre.append(((target, s.kind.value, s.code, s.guards), s))
         for s in p.post.suppressions if p.post else ():
-            post[(s.node_id, s.kind.value, s.code)].append(s)
-    out: list[ClassifiedSuppression] = []
+            post[(s.node_id, s.kind.value, s.code, s.guards)].append(s)
+    removed: list[tuple[SuppressionKey, Suppression]] = []
     for key, s in pre:
         bucket = post.get(key)
         if bucket:
             bucket.pop(0)
         else:
-            out.append(ClassifiedSuppression(Provenance.AGENT_REMOVED, s, "pre"))
-    for sups in post.values():
-        for s in sups:
+            removed.append((key, s))
+    added = [(key, s) for key, sups in post.items() for s in sups]
+    out: list[ClassifiedSuppression] = []
+    for before, after in _pair_suppressions(removed, added):
+        if after is None:
+            if before is not None:
+                out.append(ClassifiedSuppression(Provenance.AGENT_REMOVED, before, "pre"))
+            continue
+        if before is None:
             out.append(ClassifiedSuppression(
-                Provenance.AGENT_ADDED, s, "post",
-                target_added=s.node_id in added_tests and s.node_id not in moved_into))
+                Provenance.AGENT_ADDED, after, "post",
+                target_added=after.node_id in added_tests and after.node_id not in moved_into))
+            continue
+        mod, reason = compare_suppressions(before, after, strength.domains)
+        if mod is not None:
+            out.append(ClassifiedSuppression(Provenance.AGENT_MODIFIED, after, "post",
+                                             modification=mod, reason=reason, before=before))
+    return out
+
+
+SuppressionKey = tuple[str, str, str, tuple[str, ...]]
+
+
+def _pair_suppressions(removed: list[tuple[SuppressionKey, Suppression]],
+                       added: list[tuple[SuppressionKey, Suppression]]
+                       ) -> list[tuple[Suppression | None, Suppression | None]]:
+    """Each removed suppression with the most similar added one of the same target and
+    kind, if any; then the added ones left over."""
+    left = list(added)
+    out: list[tuple[Suppression | None, Suppression | None]] = []
+    for key, before in removed:
+        same = [(i, s) for i, (k, s) in enumerate(left) if k[:2] == key[:2]]
+        if not same:
+            out.append((before, None))
+            continue
+        i, after = max(same, key=lambda t: difflib.SequenceMatcher(
+            None, before.code, t[1].code, autojunk=False).ratio())
+        left.pop(i)
+        out.append((before, after))
+    out += [(None, s) for _, s in left]
     return out
 
 
@@ -340,7 +377,7 @@ def classify(pairs: Sequence[FilePair], strength: Strength,
                            if c.provenance is Provenance.PREEXISTING and c.pre is not None
                            and c.post is not None and c.post.node_id != c.pre.node_id
                            and idmap.get(c.pre.node_id) != c.post.node_id)
-    sups = classify_suppressions(pairs, idmap, added, moved_into)
+    sups = classify_suppressions(pairs, idmap, added, strength, moved_into)
     skipping = skipping_fixtures | {h.qualname.rsplit(".", 1)[-1] for p in pairs
                                     for ev in (p.pre, p.post) if ev for h in ev.helpers
                                     if h.is_fixture and h.skips}

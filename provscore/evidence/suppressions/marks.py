@@ -27,14 +27,15 @@ class MarkCollector(Collector):
         target = ctx.target()
         if isinstance(func, cst.Attribute) and func.attr.value in ctx.tables.skip_methods:
             self._skip_calls.add(id(func))
-            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, detail=func.attr.value)
+            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, detail=func.attr.value,
+                         guards=ctx.guards())
             return
         if is_dynamic_getattr(node) or (isinstance(func, cst.Name) and func.value == "vars"
                                         and node.args):
             ctx.deferred.append(lambda: self._dynamic(node, target))
         frame = ctx.frame.qualname
-        exits = self._exits_end_the_run()
-        ctx.deferred.append(lambda: self._call(node, target, frame, exits))
+        exits, guards = self._exits_end_the_run(), ctx.guards()
+        ctx.deferred.append(lambda: self._call(node, target, frame, exits, guards))
         # `collect_ignore.append(...)` and friends
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and \
                 func.value.value in ctx.tables.collection_variables:
@@ -61,8 +62,8 @@ class MarkCollector(Collector):
         return ctx.path.rsplit("/", 1)[-1] == "conftest.py" or \
             all(fr.kind != "func" for fr in ctx.frames)
 
-    def _call(self, node: cst.Call, target: str, frame: str = "",
-              exits: bool = False) -> None:
+    def _call(self, node: cst.Call, target: str, frame: str = "", exits: bool = False,
+              guards: tuple[tuple[cst.CSTNode, bool], ...] = ()) -> None:
         ctx = self.ctx
         if id(node) in ctx.consumed:
             return
@@ -78,10 +79,11 @@ class MarkCollector(Collector):
             # `s = getattr(pytest, "skip")` only takes the function; `np =
             # pytest.importorskip("numpy")` calls it.
             if not (bound and dotted(node) is not None):
-                ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, target=target, frame=frame)
+                ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, target=target, frame=frame,
+                             guards=guards)
         elif exits and matches(names, t.import_exits):
             ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, target=target, frame=frame,
-                         detail="ends the test process before any test runs")
+                         detail="ends the test process before any test runs", guards=guards)
         elif bound:
             return  # `mod = importlib.import_module(name)`: the uses of mod are resolved
         elif matches(names, t.dynamic_calls):
@@ -127,20 +129,21 @@ class MarkCollector(Collector):
         target = self.ctx.target()
         exc = node.exc
         frame = self.ctx.frame.qualname
-        exits = self._exits_end_the_run()
-        self.ctx.deferred.append(lambda: self._raise(node, exc, target, frame, exits))
+        exits, guards = self._exits_end_the_run(), self.ctx.guards()
+        self.ctx.deferred.append(lambda: self._raise(node, exc, target, frame, exits, guards))
 
-    def _raise(self, node: cst.Raise, exc: cst.BaseExpression, target: str,
-               frame: str, exits: bool) -> None:
+    def _raise(self, node: cst.Raise, exc: cst.BaseExpression, target: str, frame: str,
+               exits: bool, guards: tuple[tuple[cst.CSTNode, bool], ...]) -> None:
         ctx = self.ctx
         names = ctx.qualnames(callee(exc))
         if matches(names, ctx.tables.runtime_skips):
             ctx.consumed.add(id(exc))
-            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, target=target, frame=frame)
+            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, target=target, frame=frame,
+                         guards=guards)
         elif exits and matches(names, ctx.tables.import_exits):
             ctx.consumed.add(id(exc))
             ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, target=target, frame=frame,
-                         detail="ends the test process before any test runs")
+                         detail="ends the test process before any test runs", guards=guards)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for t in node.targets:
