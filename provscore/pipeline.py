@@ -143,7 +143,8 @@ def run_static(req: ScoreRequest, session: Session | None = None,
     base_sha = base_sha or repo.resolve(req.base)
     head_sha = repo.resolve(req.head) if req.head else None
     origin = f"git diff {req.base} {req.head}" if head_sha else req.diff_origin
-    change = read_change(repo, base_sha, head_sha, req.diff or b"", origin)
+    change = read_change(repo, base_sha, head_sha, req.diff or b"", origin,
+                         session.option_effects)
     facts = _static_facts(session, req, repo, change, oracle)
     findings = run_stage(session.registry, session.detectors, Stage.STATIC, facts)
     return StaticResult(facts, tuple(sorted(findings, key=Finding.report_key)))

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from provscore.change.diff import ChangeSet, DiffParseError, FileStatus, decode_diff, parse_diff
 from provscore.change.git import Repo
 from provscore.change.images import ApplyFailure, FileImages, build_images
+from provscore.change.options import OptionEffects
 from provscore.change.runner_config import (
     CONFIG_FILES,
     COVERAGE_FILES,
@@ -39,8 +40,9 @@ class Change:
 
 
 def read_change(repo: Repo, base_sha: str, head_sha: str | None, diff: bytes,
-                origin: str) -> Change:
-    """Parse the diff (or ``git diff base head``) and build every changed file's images."""
+                origin: str, effects: OptionEffects) -> Change:
+    """Parse the diff (or ``git diff base head``) and build every changed file's images.
+    ``effects``: how runner options change a run (rules/patterns.toml)."""
     raw = repo.diff(base_sha, head_sha) if head_sha else diff
     try:
         changes = parse_diff(decode_diff(raw), origin=origin)
@@ -68,4 +70,5 @@ def read_change(repo: Repo, base_sha: str, head_sha: str | None, diff: bytes,
         if img.change.new_path:
             post_images[img.change.new_path] = img.post
     return Change(base_sha, head_sha, origin, changes, images.files, tuple(failures),
-                  read_runner_config(images.files, base_blobs), post_images=post_images)
+                  read_runner_config(images.files, base_blobs, effects),
+                  post_images=post_images)

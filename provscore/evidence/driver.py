@@ -39,6 +39,7 @@ from provscore.evidence.scope import (
     still_bound,
 )
 from provscore.evidence.shapes import Shaper
+from provscore.evidence.skip_helpers import resolve_skip_helpers, transparent_exports
 from provscore.evidence.suppressions.hooks import HookCollector
 from provscore.evidence.suppressions.marks import MarkCollector
 from provscore.evidence.suppressions.neutralised import NeutralisedCollector
@@ -168,11 +169,15 @@ def _extract_file(path: str, source: bytes, config: CollectionConfig, tables: Ta
         fn()
     for c in collectors:
         c.finish()
+    skip_exports = resolve_skip_helpers(ctx)
     helper_names = helper_oracles(ctx)
     add_helper_calls(ctx, helper_names)
     for fn in ctx.post_checks:  # guards see every item, helper calls included
         fn()
-    return _finalize(ctx, module, helper_names)
+    evidence = _finalize(ctx, module, helper_names)
+    transparent, factories = transparent_exports(ctx)
+    return replace(evidence, skip_helpers=tuple(sorted(skip_exports.items())),
+                   transparent=transparent, transparent_factories=factories)
 
 
 def _text_nodes(ctx: Context, defs: Iterable[Frame]) -> list[cst.CSTNode]:

@@ -124,6 +124,12 @@ class FileEvidence:
     helpers: tuple[HelperDef, ...] = ()
     error: str | None = None  # why the source could not be classified (→ PS903)
     error_line: int | None = None
+    # What the module offers to modules that import it: names that skip or xfail when
+    # called or applied (skip helpers and aliases of marks), and decorators (or decorator
+    # factories) that always call the function they wrap.
+    skip_helpers: tuple[tuple[str, SuppressionKind], ...] = ()
+    transparent: tuple[str, ...] = ()
+    transparent_factories: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

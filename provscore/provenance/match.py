@@ -227,6 +227,8 @@ def classify_suppressions(pairs: Sequence[FilePair], idmap: dict[str, str],
     harmless (that test does not vote) unless preexisting evidence was moved into it."""
     pre: list[tuple[SuppressionKey, Suppression]] = []
     post: dict[SuppressionKey, list[Suppression]] = defaultdict(list)
+    base_tests = {idmap.get(t.node_id) or _rekey(t.node_id, p.old_path, p.new_path)
+                  for p in pairs if p.pre for t in p.pre.tests}
     for p in pairs:
         for s in p.pre.suppressions if p.pre else ():
             target = idmap.get(s.node_id) or _rekey(s.node_id, p.old_path, p.new_path)
@@ -248,9 +250,10 @@ def classify_suppressions(pairs: Sequence[FilePair], idmap: dict[str, str],
                 out.append(ClassifiedSuppression(Provenance.AGENT_REMOVED, before, "pre"))
             continue
         if before is None:
-            out.append(ClassifiedSuppression(
-                Provenance.AGENT_ADDED, after, "post",
-                target_added=after.node_id in added_tests and after.node_id not in moved_into))
+            new_target = (after.node_id in added_tests or _new_class(after, base_tests)) and \
+                after.node_id not in moved_into
+            out.append(ClassifiedSuppression(Provenance.AGENT_ADDED, after, "post",
+                                             target_added=new_target))
             continue
         mod, reason = compare_suppressions(before, after, strength.domains)
         if mod is not None:
@@ -260,6 +263,16 @@ def classify_suppressions(pairs: Sequence[FilePair], idmap: dict[str, str],
 
 
 SuppressionKey = tuple[str, str, str, tuple[str, ...]]
+
+
+def _new_class(s: Suppression, base_tests: set[str]) -> bool:
+    """A suppression in a class none of whose tests exist at base (``setUp`` of a new test
+    class), on the instance (``self.x = ...``): it reaches only tests the patch added."""
+    target = s.node_id
+    if "::" not in target or any(t == target or t.startswith(target + "::")
+                                 for t in base_tests):
+        return False
+    return s.code.startswith(("self.", "cls.")) or s.kind is not SuppressionKind.ASSERT_OVERRIDE
 
 
 def _pair_suppressions(removed: list[tuple[SuppressionKey, Suppression]],
