@@ -19,6 +19,7 @@ class _ModuleOffer:
     skips: Mapping[str, SuppressionKind] = field(default_factory=dict)
     transparent: frozenset[str] = frozenset()
     factories: frozenset[str] = frozenset()
+    test_methods: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 class HelperIndex:
@@ -51,7 +52,7 @@ class HelperIndex:
                 self._cache[path] = _ModuleOffer(
                     frozenset(h.qualname for h in ev.helpers if h.has_evidence or h.is_fixture),
                     dict(ev.skip_helpers), frozenset(ev.transparent),
-                    frozenset(ev.transparent_factories))
+                    frozenset(ev.transparent_factories), dict(ev.test_methods))
         return self._cache[path]
 
     def _resolve(self, importer: str, qualname: str) -> tuple[_ModuleOffer, str] | None:
@@ -81,6 +82,10 @@ class HelperIndex:
     def skip_kind(self, importer: str, qualname: str) -> SuppressionKind | None:
         found = self._resolve(importer, qualname)
         return found[0].skips.get(found[1]) if found is not None else None
+
+    def test_methods(self, importer: str, qualname: str) -> tuple[str, ...]:
+        found = self._resolve(importer, qualname)
+        return found[0].test_methods.get(found[1], ()) if found is not None else ()
 
     def transparent(self, importer: str, qualname: str, factory: bool) -> bool:
         found = self._resolve(importer, qualname)

@@ -21,6 +21,7 @@ from provscore.change.runner_config import (
     RunnerConfig,
     read_runner_config,
 )
+from provscore.change.runners import RUNNER_SCRIPTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +53,8 @@ def read_change(repo: Repo, base_sha: str, head_sha: str | None, diff: bytes,
     safe = [c for c in changes.files if not c.unsafe_reason]
     wanted = [c.old_path for c in safe if c.old_path] + \
         [c.new_path for c in safe if c.new_path and c.status is FileStatus.ADDED]
-    base_blobs = repo.read_blobs(base_sha, [*wanted, *CONFIG_FILES, *COVERAGE_FILES])
+    base_blobs = repo.read_blobs(base_sha, [*wanted, *CONFIG_FILES, *COVERAGE_FILES,
+                                            *RUNNER_SCRIPTS])
     post_blobs = repo.read_blobs(head_sha, [c.new_path for c in safe if c.new_path]) \
         if head_sha else None
     images = build_images(changes, base_blobs, post_blobs)
