@@ -1,0 +1,65 @@
+"""Building the call graph of a revision: every ``.py`` blob summarised once (cache),
+changed files overlaid from their post-images, extra modules (oracle-dir checks) added."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from provscore.callgraph.cache import SummaryCache, blob_sha
+from provscore.callgraph.graph import CallGraph, build_graph
+from provscore.callgraph.summary import FileSummary
+from provscore.change.collection import CollectionConfig
+from provscore.change.git import Repo
+
+#: Where oracle-dir files sit in the graph (a path no repository file can have).
+ORACLE_ROOT = "@oracle"
+
+
+def tree_blobs(repo: Repo, rev: str) -> dict[str, str]:
+    """Path -> blob hash of every regular ``.py`` file at ``rev`` (symlinks left out)."""
+    return {e.path: e.sha for e in repo.ls_tree(rev)
+            if e.path.endswith(".py") and e.kind == "blob" and e.mode != "120000"}
+
+
+def summaries_at(repo: Repo, rev: str, cache: SummaryCache,
+                 overlay: Mapping[str, bytes | None] | None = None,
+                 extra: Mapping[str, bytes] | None = None) -> dict[str, tuple[str, FileSummary]]:
+    """Path -> (blob hash, summary) of the tree at ``rev`` with ``overlay`` applied (None
+    removes a path) and ``extra`` files added; only cache misses are read and parsed."""
+    blobs = tree_blobs(repo, rev)
+    sources: dict[str, bytes] = {}
+    for path, data in (overlay or {}).items():
+        if not path.endswith(".py"):
+            continue
+        if data is None:
+            blobs.pop(path, None)
+        else:
+            blobs[path] = blob_sha(data)
+            sources[path] = data
+    for path, data in (extra or {}).items():
+        blobs[path] = blob_sha(data)
+        sources[path] = data
+    hits = cache.get_many(blobs.values())
+    missing = [p for p, b in blobs.items() if b not in hits and p not in sources]
+    if missing:
+        sources.update({p: d for p, d in repo.read_blobs(rev, missing).items() if d is not None})
+    fresh: dict[str, FileSummary] = {}
+    out: dict[str, tuple[str, FileSummary]] = {}
+    for path, blob in blobs.items():
+        summary = hits.get(blob) or fresh.get(blob)
+        if summary is None:
+            data = sources.get(path)
+            if data is None:
+                continue
+            summary = cache.summary_of(blob, data)
+            fresh[blob] = summary
+        out[path] = (blob, summary)
+    cache.put_many(fresh)
+    return out
+
+
+def graph_at(repo: Repo, rev: str, config: CollectionConfig, cache: SummaryCache,
+             overlay: Mapping[str, bytes | None] | None = None,
+             extra: Mapping[str, bytes] | None = None) -> CallGraph:
+    """The call graph of ``rev`` (with ``overlay`` and ``extra`` applied)."""
+    return build_graph(summaries_at(repo, rev, cache, overlay, extra), config)
