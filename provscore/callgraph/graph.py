@@ -312,7 +312,21 @@ def _fixture_edges(ns: Namespaces, edges: _Edges, summaries: Mapping[str, FileSu
                 elif s.kind == "function" and s.parent == 0 and config.is_test_function(
                         s.qualname):
                     tests[f"{path}::{s.qualname}"] = node_name(mod, s.qualname)
+            _assigned_tests(ns, mod, summary.scopes[0], path, config, tests)
     return tests
+
+
+def _assigned_tests(ns: Namespaces, mod: str, module: Scope, path: str,
+                    config: CollectionConfig, tests: dict[str, str]) -> None:
+    """``test_x = make_test(...)`` at module level is collected when it is a function."""
+    for target, refs in module.assigns:
+        if "." in target or "[" in target or not config.is_test_function(target):
+            continue
+        node = mod
+        for ref in refs:
+            for m, j, _ in _functions(ns, ns.resolve(mod, 0, ref)):
+                node = node_name(m, ns.scope(m, j).qualname)
+        tests.setdefault(f"{path}::{target}", node)
 
 
 def _visible_fixtures(summaries: Mapping[str, FileSummary], conftests: Mapping[str, str],

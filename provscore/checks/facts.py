@@ -18,6 +18,7 @@ from provscore.oracle.approvals import Approval
 from provscore.oracle.contract import Contract
 from provscore.oracle.load import OracleInputs
 from provscore.provenance import ProvenanceResult
+from provscore.results.coverage import Coverage
 from provscore.results.votes import Votes
 
 
@@ -55,3 +56,6 @@ class IndependentFacts:
     votes: Votes
     result_files: int  # how many results files were given (--results)
     static_only: bool  # lint mode: gate 10 is not evaluated
+    # What covers the touched code (None: the diff did not parse, nothing to cover).
+    coverage: Coverage | None = None
+    contract: Contract = Contract()
