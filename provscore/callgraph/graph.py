@@ -55,6 +55,7 @@ class CallGraph:
     stats: dict[str, int] = field(default_factory=dict)
     unparsed: dict[str, str] = field(default_factory=dict)  # path -> why ast failed
     scopes_by_path: dict[str, tuple[Scope, ...]] = field(default_factory=dict)
+    imports_by_module: dict[str, tuple[str, ...]] = field(default_factory=dict)  # absolute
 
     def symbol_at(self, path: str, line: int) -> str | None:
         """The innermost symbol of ``path`` enclosing ``line`` (the module when none)."""
@@ -196,8 +197,10 @@ def build_graph(modules: Mapping[str, tuple[str, FileSummary]], config: Collecti
         edges.call(src, ns.resolve(mod, i, ref), ref)
     tests = _fixture_edges(ns, edges, summaries, config)
     unparsed = {p: s.error for p, (_, s) in modules.items() if s.error}
+    imports = {mod: tuple(sorted({m for _, _, m, _, lvl in s.imports if m and lvl == 0}))
+               for mod, s in summaries.items()}
     return CallGraph(g, index, symbols, tests, dict(index.by_path), edges.stats, unparsed,
-                     scopes_by_path)
+                     scopes_by_path, imports)
 
 
 def _bound_names(scopes: tuple[Scope, ...], i: int) -> frozenset[str]:

@@ -48,8 +48,7 @@ def touched_code_uncovered(rule: Rule, facts: IndependentFacts) -> Iterator[Find
         if s.status is CoverStatus.COVERED:
             continue
         sym = s.symbol
-        side = sym.sides[-1]
-        yield rule.finding(location=Location(sym.path, sym.lines[-1], side),
+        yield rule.finding(location=Location(sym.path, sym.lines[0], sym.sides[0]),
                            anchor=f"PS701|{sym.name}", action=action, symbol=sym.name,
                            detail=_detail(s))
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
 
+from provscore.callgraph.analysis import GraphFacts
 from provscore.change.stage import Change
 from provscore.change.writeset import WriteSet
 from provscore.evidence.stage import AnalysedFiles
@@ -35,6 +36,7 @@ class StaticFacts:
     contract: Contract
     approvals: tuple[Approval, ...] = ()  # human removal approvals (oracle dir)
     frozen: frozenset[str] = frozenset()  # ids a freeze is in force for
+    graph: GraphFacts | None = None  # the call graph's facts (None: the diff did not parse)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,12 +10,15 @@ removed are not *required* (no result of them could count), but still do not cov
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from provscore.callgraph.touched import TouchedSymbol
-from provscore.nodeid import covers, without_params
-from provscore.results.votes import Vote, VoteStatus
+from provscore.nodeid import covers, file_of, without_params
+from provscore.oracle.catalog import Catalog
+from provscore.oracle.freeze import FreezeRow
+from provscore.results.votes import Vote, Votes, VoteStatus
 
 _COVERING = frozenset({VoteStatus.PASSED, VoteStatus.FAILED, VoteStatus.PROPERTY_PASSED,
                        VoteStatus.PROPERTY_FAILED})
@@ -128,3 +131,71 @@ def corpus_share(base_tests: Iterable[str], result_ids: Iterable[str], min_share
     tests = set(base_tests)
     named = {without_params(r) for r in result_ids}
     return CorpusShare(len(tests), len(tests & named), min_share)
+
+
+def property_resolver(catalog: Catalog | None, oracle_dir: Path | None
+                      ) -> Callable[[str], str | None]:
+    """The catalog property a result id names through its check (``file.py::function``,
+    the file relative to the oracle dir, under the oracle dir's name, or absolute)."""
+    if catalog is None or oracle_dir is None:
+        return lambda _: None
+    root = oracle_dir.resolve()
+
+    def resolve(node_id: str) -> str | None:
+        file, function = file_of(node_id), without_params(node_id).rsplit("::", 1)[-1]
+        candidates = [file, file.removeprefix(f"{oracle_dir.name}/")]
+        path = Path(file)
+        if path.is_absolute() and path.resolve().is_relative_to(root):
+            candidates.append(path.resolve().relative_to(root).as_posix())
+        for rel in candidates:
+            prop = catalog.property_of_check(rel, function)
+            if prop is not None:
+                return prop.id
+        return None
+    return resolve
+
+
+@dataclass(frozen=True, slots=True)
+class CoverageInputs:
+    """What :func:`assemble` joins: the graph's facts and the oracle's."""
+
+    symbols: tuple[TouchedSymbol, ...]
+    base_tests: frozenset[str]  # collected base test ids
+    graph_stats: Mapping[str, int]
+    catalog: Catalog | None
+    freeze_rows: tuple[FreezeRow, ...]
+    frozen: frozenset[str]
+    not_required: frozenset[str]
+    min_share: float
+
+
+def assemble(inputs: CoverageInputs, votes: Votes, property_of: Callable[[str], str | None],
+             is_property: Callable[[str], bool]) -> Coverage:
+    """Coverage of every touched symbol, the corpus share and the unknown properties."""
+    property_votes: dict[str, str] = {}
+    unknown: list[tuple[str, str]] = []
+    catalog = inputs.catalog
+    for v in votes.votes:
+        if not is_property(file_of(v.node_id)):
+            continue
+        pid = property_of(v.node_id)
+        if pid is None:
+            if catalog is not None:
+                unknown.append((v.node_id, "result"))
+            continue
+        if property_votes.get(pid) not in (VoteStatus.PROPERTY_FAILED.value,):
+            if v.status in _COVERING or pid not in property_votes:
+                property_votes[pid] = v.status.value
+    if catalog is not None:
+        for row in inputs.freeze_rows:
+            if row.is_property and catalog.property(row.key) is None:
+                unknown.append((row.key, f"freeze ledger line {row.line}"))
+    symbols = symbol_coverage(inputs.symbols, votes.votes, property_votes=property_votes,
+                              not_required=inputs.not_required, frozen=inputs.frozen)
+    covering = {p.name for s in symbols for p in s.properties}
+    green = tuple(sorted(p for p in covering
+                         if property_votes.get(p) == VoteStatus.PROPERTY_PASSED.value))
+    known = [v.node_id for v in votes.votes if v.status is not VoteStatus.UNKNOWN]
+    return Coverage(symbols, corpus_share(inputs.base_tests, known, inputs.min_share),
+                    inputs.graph_stats, tuple(unknown), green,
+                    catalog.rules.fail_closed_on_unknown_property if catalog else True)
