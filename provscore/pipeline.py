@@ -31,6 +31,7 @@ from provscore.checks import IndependentFacts, OracleFacts, StaticFacts, run_sta
 from provscore.evidence import EvidenceKind
 from provscore.evidence.stage import AnalysedFiles, analyse_files
 from provscore.model import Finding, PathRole
+from provscore.oracle.catalog import Catalog
 from provscore.oracle.contract import Contract
 from provscore.oracle.flake import flake_states
 from provscore.oracle.freeze import frozen_ids
@@ -39,13 +40,13 @@ from provscore.oracle.load import (
     fixture_digests,
     load_oracle,
     oracle_prefixes,
+    oracle_python_files,
     property_files,
 )
 from provscore.provenance import ProvenanceResult, classify
 from provscore.registry import Stage
 from provscore.report.build import ReportInputs, build_report
 from provscore.report.model import Report
-from provscore.oracle.catalog import Catalog, check_sources
 from provscore.results import by_node_id, load_many
 from provscore.results.coverage import CoverageInputs, assemble, property_resolver
 from provscore.results.votes import agent_written_tests, count_votes
@@ -127,8 +128,7 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
                              fixture_roots=contract.fixture_roots)
 
     catalog = oracle.catalog if oracle else None
-    extra = oracle_sources(check_sources(catalog, oracle.oracle_dir)) \
-        if catalog is not None and oracle is not None and oracle.oracle_dir else None
+    extra = oracle_sources(oracle_python_files(req.oracle_dir)) if req.oracle_dir else None
     graph = base_graph(repo, change.base_sha, config, session.cache, extra)
     support = test_support_paths(graph, path_role)
 
@@ -156,9 +156,9 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
                        approvals, frozen, graph_facts)
 
 
-def _property_code(catalog: Catalog | None) -> tuple[PropertyCode, ...]:
+def _property_code(catalog: Catalog | None) -> tuple[PropertyCode, ...] | None:
     if catalog is None:
-        return ()
+        return None
     return tuple(PropertyCode(p.id, p.covers, p.check.file if p.check else None,
                               p.check.function if p.check else None)
                  for p in catalog.properties)

@@ -58,9 +58,26 @@ def oracle_sources(sources: Mapping[str, bytes]) -> dict[str, bytes]:
     return {f"{ORACLE_ROOT}/{rel}": data for rel, data in sources.items()}
 
 
-def _reach_of(graph: CallGraph, tests: Mapping[str, str], props: Sequence[PropertyCode]
-              ) -> Reach:
-    reach = []
+def oracle_tests(graph: CallGraph, config: CollectionConfig) -> list[PropertyReach]:
+    """Without a catalog, each test function of an oracle-dir file is a property of its
+    own, named by its id relative to the oracle dir (``properties.py::test_cap``)."""
+    out = []
+    prefix = f"{ORACLE_ROOT}/"
+    for path, module in graph.paths.items():
+        if not path.startswith(prefix):
+            continue
+        for s in graph.scopes_by_path.get(path, ())[1:]:
+            parts = s.qualname.split(".")
+            if s.kind == "function" and config.is_test_function(parts[-1]) and \
+                    (len(parts) == 1 or (len(parts) == 2 and config.is_test_class(parts[0]))):
+                out.append(PropertyReach(f"{path.removeprefix(prefix)}::{'::'.join(parts)}",
+                                         (), node_name(module, s.qualname)))
+    return out
+
+
+def _reach_of(graph: CallGraph, tests: Mapping[str, str], props: Sequence[PropertyCode],
+              config: CollectionConfig, catalog: bool) -> Reach:
+    reach = [] if catalog else oracle_tests(graph, config)
     for p in props:
         node = None
         if p.check_file and p.check_function:
@@ -74,18 +91,21 @@ def _reach_of(graph: CallGraph, tests: Mapping[str, str], props: Sequence[Proper
 def analyse_graph(repo: Repo, base: CallGraph, rev: str, changes: ChangeSet,
                   post_images: Mapping[str, bytes | None], config: CollectionConfig,
                   cache: SummaryCache, role_of: Callable[[str], PathRole],
-                  properties: Sequence[PropertyCode] = (),
+                  properties: Sequence[PropertyCode] | None = None,
                   extra: Mapping[str, bytes] | None = None) -> GraphFacts:
     """Touched symbols of production and helper code, with the base tests (through the
     graph before the patch for removed lines, after it for added lines) and the catalog
-    properties that reach them."""
+    properties that reach them (``properties`` None: there is no catalog, and every test
+    in an oracle-dir file is a property)."""
     post = graph_at(repo, rev, config, cache, overlay=post_images, extra=extra)
     base_tests = BaseTests.from_graph(base, config)
     post_tests = {t: n for t, n in post.tests.items() if t in base_tests.ids}
     touched = [t for t in touched_symbols(changes, base, post)
                if role_of(t.path) in COVERED_ROLES]
-    covered = with_coverage(touched, _reach_of(base, base.tests, properties),
-                            _reach_of(post, post_tests, properties))
+    catalog = properties is not None
+    props = properties or ()
+    covered = with_coverage(touched, _reach_of(base, base.tests, props, config, catalog),
+                            _reach_of(post, post_tests, props, config, catalog))
     return GraphFacts(base, post, base_tests, covered)
 
 

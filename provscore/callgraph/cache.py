@@ -14,6 +14,7 @@ is module-level state.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import marshal
 import os
@@ -125,7 +126,7 @@ class SummaryCache:
                 chunk = missing[i:i + _BATCH]
                 marks = ",".join("?" * len(chunk))
                 rows = self._db.execute(
-                    f"SELECT blob, digest, data FROM summary WHERE version = ? "  # noqa: S608
+                    f"SELECT blob, digest, data FROM summary WHERE version = ? "
                     f"AND blob IN ({marks})", (self.version, *chunk)).fetchall()
                 for blob, digest, data in rows:
                     summary = _decode(digest, data)
@@ -146,7 +147,7 @@ class SummaryCache:
             return
         rows = []
         for blob, s in summaries.items():
-            data = marshal.dumps(s.to_record())
+            data = marshal.dumps(s.to_record())  # type: ignore[arg-type]  # plain tuples
             rows.append((blob, self.version, hashlib.sha256(data).digest(), data))
         try:
             self._db.execute("BEGIN IMMEDIATE")
@@ -158,10 +159,8 @@ class SummaryCache:
     def _corrupt(self) -> None:
         """The database went bad under us: recreate it; this run keeps its memory."""
         if self._db is not None:
-            try:
+            with contextlib.suppress(sqlite3.Error):
                 self._db.close()
-            except sqlite3.Error:
-                pass
         self._db = None
         if self.path is not None:
             self._discard(self.path)

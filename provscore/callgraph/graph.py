@@ -17,7 +17,7 @@ import posixpath
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-import networkx as nx
+import networkx as nx  # type: ignore[import-untyped]  # untyped
 
 from provscore.callgraph.modules import ModuleIndex
 from provscore.callgraph.resolve import Namespaces, Value

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 from provscore.callgraph.modules import ModuleIndex, resolve_relative
 from provscore.callgraph.summary import LAMBDA, FileSummary, Scope
@@ -22,7 +23,8 @@ from provscore.callgraph.summary import LAMBDA, FileSummary, Scope
 Value = tuple[str, ...]
 _BUILTINS = frozenset(dir(builtins))
 _MAX_DEPTH = 12  # assignment chains deeper than this are not followed (cycles end too)
-Binding = tuple[str, object]
+# ("scope", index) | ("import", (module, name, level)) | ("assign", (scope, refs))
+Binding = tuple[str, Any]
 
 
 class Namespaces:
@@ -106,8 +108,8 @@ class Namespaces:
 
     def _star(self, mod: str, name: str, depth: int) -> set[Value] | None:
         for b in self.names[(mod, 0)].get("*", ()):
-            module, _, level = b[1]  # type: ignore[misc]
-            target = self._module_of(mod, str(module), int(level))  # type: ignore[call-overload]
+            module, _, level = b[1]
+            target = self._module_of(mod, str(module), int(level))
             if target is not None and target != mod:
                 found = self.names[(target, 0)].get(name)
                 if found:
@@ -124,9 +126,9 @@ class Namespaces:
         if depth > _MAX_DEPTH:
             return set()
         if kind == "import":
-            module, name, level = data  # type: ignore[misc]
+            module, name, level = data
             return self._imported(mod, str(module), str(name), int(level), depth)
-        where, refs = data  # type: ignore[misc]
+        where, refs = data
         out: set[Value] = set()
         for ref in refs:
             out |= self.resolve(mod, int(where), str(ref), depth + 1)

@@ -270,7 +270,8 @@ def _walk_stmt(b: _Builder, stmt: ast.stmt, scope: int, prefix: str) -> None:
         return
     if isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign):
         value = stmt.value
-        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        targets: list[ast.expr] = list(stmt.targets) if isinstance(stmt, ast.Assign) \
+            else [stmt.target]
         if value is not None:
             _bind(b, scope, targets, value)
     elif isinstance(stmt, ast.Return) and stmt.value is not None:

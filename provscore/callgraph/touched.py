@@ -14,7 +14,7 @@ import fnmatch
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-import networkx as nx
+import networkx as nx  # type: ignore[import-untyped]  # untyped
 
 from provscore.callgraph.graph import CallGraph
 from provscore.change.diff import ChangeSet
@@ -106,10 +106,7 @@ class Reach:
         """(test ids, property ids) that reach node ``name`` or, for properties, name it."""
         tests: set[str] = set()
         props: set[str] = set()
-        if name in self._g:
-            sources = nx.ancestors(self._g, name) | {name}
-        else:
-            sources = {name}
+        sources = nx.ancestors(self._g, name) | {name} if name in self._g else {name}
         for node in sources:
             tests |= self._tests_by_node.get(node, set())
             props |= self._props_by_node.get(node, set())

@@ -72,6 +72,8 @@ def green_set_empty(rule: Rule, facts: IndependentFacts) -> Iterator[Finding]:
     if not covering or cov.green_properties:
         return
     outcomes = {p.name: p.outcome for s in cov.symbols for p in s.properties}
+    if "property_failed" in outcomes.values():
+        return  # a failing property is PS504's reject, not an empty green set
     detail = ", ".join(f"{pid} ({outcomes[pid]})" for pid in covering)
     yield rule.finding(anchor="PS703", detail=detail)
 

@@ -8,7 +8,7 @@ inputs; then the off-tree results' votes.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
 from provscore.callgraph.analysis import GraphFacts
@@ -60,4 +60,4 @@ class IndependentFacts:
     static_only: bool  # lint mode: gate 10 is not evaluated
     # What covers the touched code (None: the diff did not parse, nothing to cover).
     coverage: Coverage | None = None
-    contract: Contract = Contract()
+    contract: Contract = field(default_factory=Contract)

@@ -105,7 +105,7 @@ def _load_document(path: Path) -> Any:
         except tomllib.TOMLDecodeError as exc:
             raise InputError(f"malformed TOML: {exc}", path=str(path)) from None
     try:
-        import yaml  # type: ignore[import-untyped]
+        import yaml
     except ImportError:
         raise InputError("a YAML catalog needs PyYAML: pip install 'provscore[yaml]' (or "
                          "write properties.toml)", path=str(path)) from None

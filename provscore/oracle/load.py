@@ -78,6 +78,22 @@ def fixture_digests(repo: Repo, base: str, rows: Sequence[FreezeRow],
             for p, data in blobs.items() if data is not None}
 
 
+MAX_ORACLE_SOURCES = 500
+
+
+def oracle_python_files(oracle_dir: Path | None) -> dict[str, bytes]:
+    """Every ``.py`` file of the oracle dir (its properties and checks), by relative path:
+    the call graph reads them to know what code they reach."""
+    if oracle_dir is None or not oracle_dir.is_dir():
+        return {}
+    root = oracle_dir.resolve()
+    out: dict[str, bytes] = {}
+    for path in sorted(root.rglob("*.py"))[:MAX_ORACLE_SOURCES]:
+        if path.is_file() and not path.is_symlink():
+            out[path.relative_to(root).as_posix()] = path.read_bytes()
+    return out
+
+
 def property_files(oracle_dir: Path | None) -> Callable[[str], bool]:
     """Whether a result's test file is a property kept in the oracle dir: its path relative
     to the oracle dir, the oracle dir's own name as prefix, or an absolute path inside it."""

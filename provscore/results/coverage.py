@@ -135,20 +135,26 @@ def corpus_share(base_tests: Iterable[str], result_ids: Iterable[str], min_share
 
 def property_resolver(catalog: Catalog | None, oracle_dir: Path | None
                       ) -> Callable[[str], str | None]:
-    """The catalog property a result id names through its check (``file.py::function``,
-    the file relative to the oracle dir, under the oracle dir's name, or absolute)."""
-    if catalog is None or oracle_dir is None:
+    """The property a result id is of: with a catalog, the property whose check the id
+    names (``file.py::function``, the file relative to the oracle dir, under the oracle
+    dir's name, or absolute); without one, the oracle-dir test itself (``file.py::test``,
+    relative to the oracle dir)."""
+    if oracle_dir is None:
         return lambda _: None
     root = oracle_dir.resolve()
 
     def resolve(node_id: str) -> str | None:
-        file, function = file_of(node_id), without_params(node_id).rsplit("::", 1)[-1]
+        file, rest = file_of(node_id), without_params(node_id).partition("::")[2]
         candidates = [file, file.removeprefix(f"{oracle_dir.name}/")]
         path = Path(file)
         if path.is_absolute() and path.resolve().is_relative_to(root):
             candidates.append(path.resolve().relative_to(root).as_posix())
         for rel in candidates:
-            prop = catalog.property_of_check(rel, function)
+            if catalog is None:
+                if (root / rel).is_file():
+                    return f"{rel}::{rest}"
+                continue
+            prop = catalog.property_of_check(rel, rest.rsplit("::", 1)[-1])
             if prop is not None:
                 return prop.id
         return None
@@ -183,9 +189,11 @@ def assemble(inputs: CoverageInputs, votes: Votes, property_of: Callable[[str], 
             if catalog is not None:
                 unknown.append((v.node_id, "result"))
             continue
-        if property_votes.get(pid) not in (VoteStatus.PROPERTY_FAILED.value,):
-            if v.status in _COVERING or pid not in property_votes:
-                property_votes[pid] = v.status.value
+        # A failure stays the property's outcome; else a vote that counts beats one that
+        # does not.
+        if property_votes.get(pid) != VoteStatus.PROPERTY_FAILED.value and \
+                (v.status in _COVERING or pid not in property_votes):
+            property_votes[pid] = v.status.value
     if catalog is not None:
         for row in inputs.freeze_rows:
             if row.is_property and catalog.property(row.key) is None:
