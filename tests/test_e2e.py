@@ -290,6 +290,6 @@ def test_oracle_property_votes_and_its_failure_is_ps504(repo: GitRepo, tmp_path:
     bad = repo.diff({"src/calc.py": CALC.replace("return max(lo, min(x, hi))", "return x")})
     results = _property_run(repo, bad, oracle, tmp_path / "bad.xml")
     report = score(ScoreRequest(repo=repo.root, base="HEAD", diff=bad, results=(results,),
-                                oracle_dir=oracle))
+                                oracle_dir=oracle, contract=load_oracle_contract(oracle)))
     assert report.decision is Decision.REJECT and "PS504" in codes(report)
     assert report.first_cause is not None and report.first_cause.code == "PS504"
