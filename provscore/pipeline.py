@@ -22,12 +22,15 @@ from provscore.callgraph.analysis import (
     test_support_paths,
 )
 from provscore.callgraph.data_files import read_by_base_tests
+from provscore.callgraph.graph import CallGraph
 from provscore.callgraph.helpers import HelperIndex, skipping_conftest_fixtures
+from provscore.callgraph.touched import TouchedSymbol
 from provscore.change.diff import ChangeSet
 from provscore.change.git import PathsAt, Repo
 from provscore.change.stage import Change, read_change
 from provscore.change.writeset import WriteSet, build_write_set, classify_path
 from provscore.checks import IndependentFacts, OracleFacts, StaticFacts, run_stage
+from provscore.errors import InputError
 from provscore.evidence import EvidenceKind
 from provscore.evidence.stage import AnalysedFiles, analyse_files
 from provscore.model import Finding, PathRole
@@ -249,3 +252,25 @@ def _post_images(repo: Repo, base_sha: str, static: StaticResult, oracle: Oracle
         locked = [p for p in oracle.lock.entries if p not in post]
         post.update(repo.read_blobs(base_sha, locked))
     return post
+
+
+def graph_at_rev(repo_path: Path, rev: str, session: Session) -> CallGraph:
+    """The call graph of a revision (``provscore graph``), collection rules from it."""
+    repo = Repo(repo_path)
+    sha = repo.resolve(rev)
+    change = read_change(repo, sha, None, b"", f"graph {rev}")
+    return base_graph(repo, sha, change.runner.collection, session.cache)
+
+
+def touched_coverage(req: ScoreRequest, session: Session | None = None
+                     ) -> tuple[TouchedSymbol, ...]:
+    """Every touched symbol with the base tests and properties that reach it
+    (``provscore coverage``): the static stages only, no results."""
+    session = session or Session.load()
+    oracle = load_oracle(req.oracle_dir, req.contract)
+    static = run_static(req, session, oracle)
+    if static.facts.change.diff_error is not None:
+        raise InputError(f"diff does not parse: {static.facts.change.diff_error}",
+                         path=req.diff_origin)
+    graph = static.facts.graph
+    return graph.touched if graph is not None else ()
