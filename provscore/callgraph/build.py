@@ -3,16 +3,44 @@ changed files overlaid from their post-images, extra modules (oracle-dir checks)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 
 from provscore.callgraph.cache import SummaryCache, blob_sha
 from provscore.callgraph.graph import CallGraph, build_graph
-from provscore.callgraph.summary import FileSummary
+from provscore.callgraph.summary import FileSummary, summarise
 from provscore.change.collection import CollectionConfig
 from provscore.change.git import Repo
 
 #: Where oracle-dir files sit in the graph (a path no repository file can have).
 ORACLE_ROOT = "@oracle"
+#: Cache misses from which a cold build parses in worker processes (one per core).
+PARALLEL_FROM = 200
+
+
+def _summarise_records(sources: Sequence[bytes]) -> list[tuple[object, ...]]:
+    return [summarise(s).to_record() for s in sources]
+
+
+def _parse_all(cache: SummaryCache, todo: dict[str, bytes]) -> dict[str, FileSummary]:
+    """Summaries of the blobs in ``todo`` (blob -> bytes): in worker processes when there
+    are many (a cold build of a large tree), else here."""
+    workers = min(os.cpu_count() or 1, 8)
+    if len(todo) < PARALLEL_FROM or workers < 2:
+        return {b: cache.summary_of(b, data) for b, data in todo.items()}
+    blobs = list(todo)
+    # Largest first, dealt round-robin: the workers finish together.
+    blobs.sort(key=lambda b: -len(todo[b]))
+    chunks = [blobs[i::workers * 4] for i in range(workers * 4)]
+    out: dict[str, FileSummary] = {}
+    with ProcessPoolExecutor(workers) as pool:
+        for chunk, records in zip(chunks, pool.map(
+                _summarise_records, [[todo[b] for b in c] for c in chunks]), strict=True):
+            for b, rec in zip(chunk, records, strict=True):
+                out[b] = FileSummary.from_record(rec)
+    cache.parsed += len(out)
+    return out
 
 
 def tree_blobs(repo: Repo, rev: str) -> dict[str, str]:
@@ -43,18 +71,14 @@ def summaries_at(repo: Repo, rev: str, cache: SummaryCache,
     missing = [p for p, b in blobs.items() if b not in hits and p not in sources]
     if missing:
         sources.update({p: d for p, d in repo.read_blobs(rev, missing).items() if d is not None})
-    fresh: dict[str, FileSummary] = {}
+    todo = {b: sources[p] for p, b in blobs.items() if b not in hits and p in sources}
+    fresh = _parse_all(cache, todo)
+    cache.put_many(fresh)
     out: dict[str, tuple[str, FileSummary]] = {}
     for path, blob in blobs.items():
         summary = hits.get(blob) or fresh.get(blob)
-        if summary is None:
-            data = sources.get(path)
-            if data is None:
-                continue
-            summary = cache.summary_of(blob, data)
-            fresh[blob] = summary
-        out[path] = (blob, summary)
-    cache.put_many(fresh)
+        if summary is not None:
+            out[path] = (blob, summary)
     return out
 
 

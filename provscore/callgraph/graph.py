@@ -97,8 +97,8 @@ class _Edges:
             self.g.add_node(dst, kind=prefix)
         self.add(src, dst, "call")
 
-    def call(self, src: str, values: set[Value], ref: str, count: bool = True) -> None:
-        """Edges for calling ``values``; returns nothing, counts the outcome."""
+    def call(self, src: str, values: set[Value], ref: str, count: bool = True) -> str:
+        """Edges for calling ``values``; counts and returns the outcome."""
         best = "unknown"
         for v in values:
             tag = v[0]
@@ -113,7 +113,7 @@ class _Edges:
                             if c[0] == "S":
                                 self.add(src, node_name(c[1], self.ns.scope(c[1], int(c[2]))
                                                         .qualname), "call")
-            elif tag == "I":
+            elif tag in ("I", "IS"):
                 for c in self.ns.class_attr(v[1], int(v[2]), "__call__", 0):
                     if c[0] == "S":
                         self.add(src, node_name(c[1], self.ns.scope(c[1], int(c[2])).qualname),
@@ -132,6 +132,7 @@ class _Edges:
         if count:
             self.stats["calls"] += 1
             self.stats[best] += 1
+        return best
 
 
 def _functions(ns: Namespaces, values: Iterable[Value]) -> list[tuple[str, int, bool]]:
@@ -147,8 +148,11 @@ def _bind_args(ns: Namespaces, edges: _Edges, src: str, mod: str, i: int,
     """Functions passed as arguments: bound to the tree function's parameters (its calls
     of them resolve later), or called on the caller's behalf by code outside the tree."""
     targets = _functions(ns, callee)
+    for v in callee:  # a class called: its __init__ takes the arguments
+        if v[0] == "S" and ns.scope(v[1], int(v[2])).kind == "class":
+            targets += _functions(ns, ns.class_attr(v[1], int(v[2]), "__init__", 0, bound=True))
     outside = not targets and not any(v[0] == "B" and v[1] in _NO_CALL for v in callee) \
-        and not any(v[0] in ("S", "I") for v in callee)
+        and not any(v[0] in ("S", "I", "IS") for v in callee)
     for key, ref in args:
         passed = _functions(ns, ns.resolve(mod, i, ref))
         if not passed:
@@ -191,10 +195,19 @@ def build_graph(modules: Mapping[str, tuple[str, FileSummary]], config: Collecti
             symbols[name] = Symbol(name, mod, s.qualname, kind, path, s.start, s.end)
     edges = _Edges(g, ns)
     later: list[tuple[str, int, str, str]] = []
+    retry: list[tuple[str, int, str, str]] = []
     for mod, summary in summaries.items():
-        _module_edges(ns, edges, mod, summary, later)
+        _module_edges(ns, edges, mod, summary, later, retry)
+    ns.forget()
     for mod, i, src, ref in later:  # calls of parameters, once call sites bound them
         edges.call(src, ns.resolve(mod, i, ref), ref)
+    for mod, i, src, ref in retry:  # unknown in the first pass: bound since?
+        best = edges.call(src, ns.resolve(mod, i, ref), ref, count=False)
+        if best != "unknown":
+            edges.stats["unknown"] -= 1
+            edges.stats[best] += 1
+            if g.has_edge(src, f"unknown:{ref}"):
+                g.remove_edge(src, f"unknown:{ref}")
     tests = _fixture_edges(ns, edges, summaries, config)
     unparsed = {p: s.error for p, (_, s) in modules.items() if s.error}
     imports = {mod: tuple(sorted({m for _, _, m, _, lvl in s.imports if m and lvl == 0}))
@@ -224,9 +237,13 @@ def _head(ref: str) -> str:
 
 
 def _module_edges(ns: Namespaces, edges: _Edges, mod: str, summary: FileSummary,
-                  later: list[tuple[str, int, str, str]]) -> None:
+                  later: list[tuple[str, int, str, str]],
+                  retry: list[tuple[str, int, str, str]]) -> None:
     scopes = summary.scopes
-    for scope, _local, module, name, level in summary.imports:
+    dotted = {m for _, local, m, _, _ in summary.imports if local.startswith("\x00")}
+    for scope, local, module, name, level in summary.imports:
+        if not name and local == module and any(d.startswith(module + ".") for d in dotted):
+            continue  # `import a.b` binds a; the edge is the one to a.b
         target = ns._module_of(mod, module, level) if module or level else None
         if not name:
             target = ns.index.find(module, mod)
@@ -255,7 +272,9 @@ def _module_edges(ns: Namespaces, edges: _Edges, mod: str, summary: FileSummary,
                 later.append((mod, i, src, ref))
                 continue
             callee = ns.resolve(mod, i, ref)
-            edges.call(src, callee, ref)
+            if edges.call(src, callee, ref) == "unknown" and s.kind == "function" and \
+                    _head(ref) in ("self", "cls"):
+                retry.append((mod, i, src, ref))
             if args:
                 _bind_args(ns, edges, src, mod, i, callee, args)
 

@@ -2,7 +2,9 @@
 
 A *value* is what a name may hold: a definition in the tree (``("S", module, scope)``),
 the same method bound to an instance (``("BM", module, scope)``, so its first parameter
-is taken), an instance of a tree class (``("I", module, scope)``), a module of the tree
+is taken), an instance of a tree class (``("I", module, scope)``; ``("IS", ...)`` for
+``self``, which may be an instance of a subclass, so overrides are reached too), a module
+of the tree
 (``("M", module)``), the next class in a method resolution order (``super()``), or a name
 outside the tree: ``("X", dotted)`` external, ``("B", name)`` builtin, ``("U", text)``
 unknown. Names are followed through imports (aliases, relative imports, package
@@ -37,8 +39,18 @@ class Namespaces:
         self.names: dict[tuple[str, int], dict[str, list[Binding]]] = {}
         self.params: dict[tuple[str, int, str], set[Value]] = {}
         self._mro: dict[tuple[str, int], list[tuple[str, int]]] = {}
+        # Memos: every ref, module name and class attribute is resolved once (a cycle
+        # sees the empty set while it is being resolved).
+        self._refs: dict[tuple[str, int, str], frozenset[Value]] = {}
+        self._attrs: dict[tuple[str, int, str, int, bool], frozenset[Value]] = {}
+        self._subclasses: dict[tuple[str, int], list[tuple[str, int]]] | None = None
         for mod, summary in modules.items():
             self._fill(mod, summary)
+
+    def forget(self) -> None:
+        """Drop the memos (after call sites bound more parameters)."""
+        self._refs.clear()
+        self._attrs.clear()
 
     def _fill(self, mod: str, summary: FileSummary) -> None:
         scopes = summary.scopes
@@ -102,9 +114,17 @@ class Namespaces:
                 return {("U", name)}
             if "classmethod" in s.decorators:
                 return {("S", mod, str(s.parent))}
-            return {("I", mod, str(s.parent))}
+            return {("IS", mod, str(s.parent))}
         bound = self.params.get((mod, i, name))
-        return set(bound) if bound else {("U", name)}
+        if bound:
+            return set(bound)
+        annotated = self.names[(mod, i)].get(name)  # `r: Repo` binds r to a Repo
+        if annotated:
+            out: set[Value] = set()
+            for b in annotated:
+                out |= self._binding(mod, i, b, 1)
+            return out
+        return {("U", name)}
 
     def _star(self, mod: str, name: str, depth: int) -> set[Value] | None:
         for b in self.names[(mod, 0)].get("*", ()):
@@ -178,8 +198,40 @@ class Namespaces:
         self._mro[key] = out
         return out
 
+    def subclasses(self, mod: str, cls: int) -> list[tuple[str, int]]:
+        """Classes of the tree that have ``cls`` in their method resolution order."""
+        if self._subclasses is None:
+            self._subclasses = {}
+            for m, summary in self.modules.items():
+                for i, s in enumerate(summary.scopes):
+                    if s.kind == "class":
+                        for base in self.mro(m, i)[1:]:
+                            self._subclasses.setdefault(base, []).append((m, i))
+        return self._subclasses.get((mod, cls), [])
+
+    def overrides(self, mod: str, cls: int, name: str, depth: int) -> set[Value]:
+        """Methods named ``name`` that subclasses define themselves (``self.name()`` in a
+        base class runs them on their instances)."""
+        out: set[Value] = set()
+        for m, c in self.subclasses(mod, cls):
+            for b in self.names[(m, c)].get(name, ()):
+                if b[0] == "scope" and self.scope(m, int(b[1])).kind == "function":
+                    out.add(("BM", m, str(b[1])))
+        del depth
+        return out
+
     def class_attr(self, mod: str, cls: int, name: str, depth: int, *, skip: int = 0,
                    bound: bool = False) -> set[Value]:
+        key = (mod, cls, name, skip, bound)
+        hit = self._attrs.get(key)
+        if hit is None:
+            self._attrs[key] = frozenset()
+            hit = self._attrs[key] = frozenset(self._class_attr(mod, cls, name, depth, skip,
+                                                                bound))
+        return set(hit)
+
+    def _class_attr(self, mod: str, cls: int, name: str, depth: int, skip: int, bound: bool
+                    ) -> set[Value]:
         for m, c in self.mro(mod, cls)[skip:]:
             bindings = self.names[(m, c)].get(name)
             if not bindings:
@@ -201,6 +253,14 @@ class Namespaces:
             return {("U", ref)}
         if ref == LAMBDA:
             return {("L", "")}
+        key = (mod, scope, ref)
+        hit = self._refs.get(key)
+        if hit is None:
+            self._refs[key] = frozenset()
+            hit = self._refs[key] = frozenset(self._resolve(mod, scope, ref, depth))
+        return set(hit)
+
+    def _resolve(self, mod: str, scope: int, ref: str, depth: int) -> set[Value]:
         head, _, rest = ref.partition(".")
         name, ops = _split(head)
         if name == "super" and ops[:1] == ["()"]:
@@ -231,13 +291,15 @@ class Namespaces:
             tag = v[0]
             if tag == "M":
                 out |= self.module_attr(v[1], name, depth + 1)
-            elif tag in ("S", "I", "SUPER"):
+            elif tag in ("S", "I", "IS", "SUPER"):
                 s = self.scope(v[1], int(v[2]))
                 if s.kind != "class":
                     out.add(("U", f"{s.qualname}.{name}"))
                     continue
                 found = self.class_attr(v[1], int(v[2]), name, depth, skip=tag == "SUPER",
                                         bound=tag != "S")
+                if tag == "IS":
+                    found |= self.overrides(v[1], int(v[2]), name, depth)
                 out |= found or {("U", f"{s.qualname}.{name}")}
             elif tag == "X":
                 out.add(("X", f"{v[1]}.{name}"))
@@ -270,7 +332,7 @@ class Namespaces:
             for ref in s.returns:
                 out |= self.resolve(mod, i, ref, depth + 1)
             return out or {("U", f"{s.qualname}()")}
-        if tag == "I":
+        if tag in ("I", "IS"):
             call = self.class_attr(v[1], int(v[2]), "__call__", depth, bound=True)
             out = set()
             for c in call:
