@@ -129,7 +129,11 @@ CASES: list[GraphCase] = [
                   "def main():\n    Button(on_click).press()\n"),
     }, "cb:main -> cb:Button call", "cb:main -> cb:Button.__init__ call",
         "cb:main -> cb:Button.press call", "cb:Button.press -> cb:on_click call"),
-    _case("overrides reached through self", "self/cls", {
+    _case("hooks a base class leaves to subclasses", "self/cls", {
+        "hook.py": ("class Job:\n    def run(self):\n        return self.step()\n\n"
+                    "class Sync(Job):\n    def step(self):\n        return 1\n"),
+    }, "hook:Sync -> hook:Job inherit", "hook:Job.run -> hook:Sync.step call"),
+    _case("overrides reached through self (missed)", "self/cls", {
         "tmpl.py": ("class Job:\n    def run(self):\n        return self.step()\n\n"
                     "    def step(self):\n        return 0\n\nclass Sync(Job):\n"
                     "    def step(self):\n        return 1\n\ndef main():\n    Sync().run()\n"),

@@ -24,6 +24,8 @@ from provscore.callgraph.summary import LAMBDA, FileSummary, Scope
 
 Value = tuple[str, ...]
 _BUILTINS = frozenset(dir(builtins))
+_MAX_VALUES = 8  # a ref that may be more things than this is taken as unknown
+_MAX_OVERRIDES = 16  # more hook implementations than this: left unknown (too imprecise)
 _MAX_DEPTH = 12  # assignment chains deeper than this are not followed (cycles end too)
 # ("scope", index) | ("import", (module, name, level)) | ("assign", (scope, refs))
 Binding = tuple[str, Any]
@@ -218,7 +220,7 @@ class Namespaces:
                 if b[0] == "scope" and self.scope(m, int(b[1])).kind == "function":
                     out.add(("BM", m, str(b[1])))
         del depth
-        return out
+        return out if len(out) <= _MAX_OVERRIDES else set()
 
     def class_attr(self, mod: str, cls: int, name: str, depth: int, *, skip: int = 0,
                    bound: bool = False) -> set[Value]:
@@ -257,7 +259,10 @@ class Namespaces:
         hit = self._refs.get(key)
         if hit is None:
             self._refs[key] = frozenset()
-            hit = self._refs[key] = frozenset(self._resolve(mod, scope, ref, depth))
+            values = self._resolve(mod, scope, ref, depth)
+            if len(values) > _MAX_VALUES:  # a union this wide says nothing: unknown
+                values = {("U", ref)}
+            hit = self._refs[key] = frozenset(values)
         return set(hit)
 
     def _resolve(self, mod: str, scope: int, ref: str, depth: int) -> set[Value]:
@@ -298,15 +303,16 @@ class Namespaces:
                     continue
                 found = self.class_attr(v[1], int(v[2]), name, depth, skip=tag == "SUPER",
                                         bound=tag != "S")
-                if tag == "IS":
-                    found |= self.overrides(v[1], int(v[2]), name, depth)
+                if tag == "IS" and not found:
+                    # A hook the base class leaves to its subclasses. Where the base
+                    # defines it too, only its own is taken: every override of a method
+                    # of a big hierarchy would make every caller reach every subclass.
+                    found = self.overrides(v[1], int(v[2]), name, depth)
                 out |= found or {("U", f"{s.qualname}.{name}")}
-            elif tag == "X":
-                out.add(("X", f"{v[1]}.{name}"))
-            elif tag == "B":
-                out.add(("B", f"{v[1]}.{name}"))
-            else:
-                out.add(("U", f"{v[1]}.{name}"))
+            elif tag in ("X", "B") and not v[1].endswith("()"):
+                out.add((tag, f"{v[1]}.{name}"))  # numpy.linalg.norm, str.join
+            else:  # what an outside call returned: its attributes are not known
+                out.add(("U", name))
         return out
 
     def _apply(self, values: set[Value], ops: list[str], depth: int) -> set[Value]:
@@ -338,8 +344,10 @@ class Namespaces:
             for c in call:
                 out |= self._called(c, depth + 1)
             return out
-        if tag in ("X", "B", "U"):
-            return {(tag, f"{v[1]}()")}
+        if tag in ("X", "B"):
+            return {(tag, f"{v[1]}()")} if not v[1].endswith("()") else {("U", "()")}
+        if tag == "U":
+            return {("U", "()")}
         if tag == "L":
             return {("U", "<lambda>()")}
         return {("U", "()")}
