@@ -355,7 +355,7 @@ def _walk_expr(b: _Builder, node: ast.expr, scope: int) -> None:
     """Every call under an expression (lambdas and comprehensions run in this scope)."""
     stack: list[ast.AST] = [node]
     calls = b.calls[scope]
-    AST, Call, NamedExpr = ast.AST, ast.Call, ast.NamedExpr  # noqa: N806  # hot loop
+    AST, Call, NamedExpr = ast.AST, ast.Call, ast.NamedExpr  # hot loop
     while stack:
         n = stack.pop()
         kind = type(n)
