@@ -357,3 +357,30 @@ def test_every_format_shows_what_covers_the_touched_code(repo: GitRepo, tmp_path
         "uncovered" in gh
     doc = json.loads(render(report, "json", RenderOptions()))
     assert doc["coverage"]["base_tests"] == 3
+
+
+def test_yaml_catalog_reads_like_toml(tmp_path: Path) -> None:
+    pytest.importorskip("yaml")
+    d = oracle_dir(tmp_path, checks__py=CHECKS, properties__yaml='''\
+        version: 1
+        subject: shop
+        properties:
+          - id: P1_discount_bounded
+            statement: "a discount never makes a price negative or larger"
+            kind: pure_check
+            check: checks.py::check_discount_bounded
+          - id: P2_tax
+            statement: tax is 20 percent
+            kind: pairwise
+            covers: ["shop.price:tax"]
+        oracle_rules:
+          author_may_edit: []
+          fail_closed_on_unknown_property: true
+          freeze_is_not_a_pass: true
+        ''')
+    catalog = read_catalog(d / "properties.yaml")
+    assert [(p.id, p.kind, p.covers) for p in catalog.properties] == [
+        ("P1_discount_bounded", "pure_check", ()), ("P2_tax", "pairwise", ("shop.price:tax",))]
+    (d / "properties.toml").write_text(CATALOG)
+    with pytest.raises(InputError, match="two property catalogs"):
+        __import__("provscore.oracle.catalog").oracle.catalog.find_catalog(d)
