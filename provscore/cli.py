@@ -32,7 +32,8 @@ def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="provscore", description="Score a patch only on evidence it did not "
                      "write. See docs/cli.md.")
     parser.add_argument("--version", action="version", version=f"provscore {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
+                                metavar="COMMAND")
 
     sc = sub.add_parser("score", help="score a patch (a diff file, stdin, or BASE..HEAD)")
     sc.add_argument("--repo", default=".", help="git repository (default: .)")

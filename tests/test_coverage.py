@@ -384,3 +384,17 @@ def test_yaml_catalog_reads_like_toml(tmp_path: Path) -> None:
     (d / "properties.toml").write_text(CATALOG)
     with pytest.raises(InputError, match="two property catalogs"):
         __import__("provscore.oracle.catalog").oracle.catalog.find_catalog(d)
+
+
+def test_the_documented_catalog_reads(tmp_path: Path) -> None:
+    import re
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "ledgers.md").read_text()
+    (block,) = [b for b in re.findall(r"```toml\n(.*?)```", doc, flags=re.S)
+                if "[[properties]]" in b]
+    d = oracle_dir(tmp_path, checks__py="def check_cap():\n    pass\n", properties__toml=block)
+    catalog = read_catalog(d / "properties.toml")
+    (p,) = catalog.properties
+    assert (p.id, p.kind, p.covers, p.trials, p.timeout_s) == (
+        "P1_cap", "forall_trace", ("bucket.core:Bucket.*",), 80, 45.0)
+    assert p.check is not None and p.check.node_id == "checks.py::check_cap"
