@@ -97,7 +97,10 @@ def analyse_graph(repo: Repo, base: CallGraph, rev: str, changes: ChangeSet,
     graph before the patch for removed lines, after it for added lines) and the catalog
     properties that reach them (``properties`` None: there is no catalog, and every test
     in an oracle-dir file is a property)."""
-    post = graph_at(repo, rev, config, cache, overlay=post_images, extra=extra)
+    covered_paths = [p for p in post_images if p.endswith(".py") and role_of(p) in COVERED_ROLES]
+    # A patch of tests only touches no covered symbol: the graph after it is not needed.
+    post = graph_at(repo, rev, config, cache, overlay=post_images, extra=extra) \
+        if covered_paths else base
     base_tests = BaseTests.from_graph(base, config)
     post_tests = {t: n for t, n in post.tests.items() if t in base_tests.ids}
     touched = [t for t in touched_symbols(changes, base, post)
