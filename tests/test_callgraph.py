@@ -163,10 +163,28 @@ def test_corrupt_row_is_never_trusted(repo: GitRepo, tmp_path: Path) -> None:
     first.close()
     with sqlite3.connect(db) as con:  # same length, other bytes: the digest no longer fits
         con.execute("UPDATE summary SET data = zeroblob(length(data))")
+        con.execute("UPDATE graph SET data = zeroblob(length(data))")
     again = SummaryCache(db)
     graph = graph_at(Repo(repo.root), "HEAD", CollectionConfig(), again)
     assert again.parsed == 1
     assert graph.graph.has_edge("a:f", "a:g")
+
+
+def test_a_tree_built_before_is_loaded_not_resolved(repo: GitRepo, tmp_path: Path) -> None:
+    repo.commit({**SUPPORT_BASE, "myproj/core.py": PROD})
+    db = tmp_path / "callgraph.sqlite"
+    built = graph_at(Repo(repo.root), "HEAD", CollectionConfig(), SummaryCache(db))
+    warm = SummaryCache(db)
+    loaded = graph_at(Repo(repo.root), "HEAD", CollectionConfig(), warm)
+    assert warm.parsed == 0
+    assert sorted(loaded.graph.edges(data="kind")) == sorted(built.graph.edges(data="kind"))
+    assert dict(loaded.graph.nodes(data=True)) == dict(built.graph.nodes(data=True))
+    assert (loaded.symbols, loaded.tests, loaded.paths, loaded.stats) == (
+        built.symbols, built.tests, built.paths, built.stats)
+    line = PROD.splitlines().index("        return key") + 1
+    assert loaded.symbol_at("myproj/core.py", line) == "myproj.core:Store.get"
+    other = graph_at(Repo(repo.root), "HEAD", CollectionConfig(testpaths=("tests",)), warm)
+    assert other.tests == built.tests and warm.parsed == 0  # other rules: built again
 
 
 WRITER = """

@@ -9,6 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from provscore.callgraph.cache import SummaryCache, blob_sha
 from provscore.callgraph.graph import CallGraph, build_graph
+from provscore.callgraph.stored import LazyScopes, from_record, graph_key, to_record
 from provscore.callgraph.summary import FileSummary, summarise
 from provscore.change.collection import CollectionConfig
 from provscore.change.git import Repo
@@ -49,11 +50,9 @@ def tree_blobs(repo: Repo, rev: str) -> dict[str, str]:
             if e.path.endswith(".py") and e.kind == "blob" and e.mode != "120000"}
 
 
-def summaries_at(repo: Repo, rev: str, cache: SummaryCache,
-                 overlay: Mapping[str, bytes | None] | None = None,
-                 extra: Mapping[str, bytes] | None = None) -> dict[str, tuple[str, FileSummary]]:
-    """Path -> (blob hash, summary) of the tree at ``rev`` with ``overlay`` applied (None
-    removes a path) and ``extra`` files added; only cache misses are read and parsed."""
+def _blobs_and_sources(repo: Repo, rev: str, overlay: Mapping[str, bytes | None] | None,
+                       extra: Mapping[str, bytes] | None
+                       ) -> tuple[dict[str, str], dict[str, bytes]]:
     blobs = tree_blobs(repo, rev)
     sources: dict[str, bytes] = {}
     for path, data in (overlay or {}).items():
@@ -67,6 +66,20 @@ def summaries_at(repo: Repo, rev: str, cache: SummaryCache,
     for path, data in (extra or {}).items():
         blobs[path] = blob_sha(data)
         sources[path] = data
+    return blobs, sources
+
+
+def summaries_at(repo: Repo, rev: str, cache: SummaryCache,
+                 overlay: Mapping[str, bytes | None] | None = None,
+                 extra: Mapping[str, bytes] | None = None) -> dict[str, tuple[str, FileSummary]]:
+    """Path -> (blob hash, summary) of the tree at ``rev`` with ``overlay`` applied (None
+    removes a path) and ``extra`` files added; only cache misses are read and parsed."""
+    blobs, sources = _blobs_and_sources(repo, rev, overlay, extra)
+    return _summaries(repo, rev, cache, blobs, sources)
+
+
+def _summaries(repo: Repo, rev: str, cache: SummaryCache, blobs: dict[str, str],
+               sources: dict[str, bytes]) -> dict[str, tuple[str, FileSummary]]:
     hits = cache.get_many(blobs.values())
     missing = [p for p, b in blobs.items() if b not in hits and p not in sources]
     if missing:
@@ -85,5 +98,17 @@ def summaries_at(repo: Repo, rev: str, cache: SummaryCache,
 def graph_at(repo: Repo, rev: str, config: CollectionConfig, cache: SummaryCache,
              overlay: Mapping[str, bytes | None] | None = None,
              extra: Mapping[str, bytes] | None = None) -> CallGraph:
-    """The call graph of ``rev`` (with ``overlay`` and ``extra`` applied)."""
-    return build_graph(summaries_at(repo, rev, cache, overlay, extra), config)
+    """The call graph of ``rev`` (with ``overlay`` and ``extra`` applied): loaded when the
+    same tree was built before with a persistent cache, else built (and stored)."""
+    blobs, sources = _blobs_and_sources(repo, rev, overlay, extra)
+    key = graph_key(cache.version, config, blobs)
+    record = cache.get_record(key)
+    if record is not None:
+        try:
+            return from_record(record, LazyScopes(cache, blobs))
+        except ValueError:
+            pass  # a row that does not read is rebuilt, never trusted
+    graph = build_graph(_summaries(repo, rev, cache, blobs, sources), config)
+    if cache.path is not None:
+        cache.put_record(key, to_record(graph))
+    return graph

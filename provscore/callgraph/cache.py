@@ -33,7 +33,12 @@ CREATE TABLE IF NOT EXISTS summary (
     digest BLOB NOT NULL,
     data BLOB NOT NULL,
     PRIMARY KEY (blob, version)
-) WITHOUT ROWID
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS graph (
+    key TEXT PRIMARY KEY,
+    digest BLOB NOT NULL,
+    data BLOB NOT NULL
+);
 """
 _BATCH = 500  # SQLite's default limit on host parameters is 999 (older) / 32766
 
@@ -84,7 +89,7 @@ class SummaryCache:
                 db = sqlite3.connect(path, timeout=30.0, isolation_level=None)
                 db.execute("PRAGMA journal_mode=WAL")
                 db.execute("PRAGMA synchronous=NORMAL")
-                db.execute(_SCHEMA)
+                db.executescript(_SCHEMA)
                 db.execute("SELECT count(*) FROM summary WHERE blob = ''").fetchone()
                 return db
             except sqlite3.DatabaseError:
@@ -165,6 +170,38 @@ class SummaryCache:
         if self.path is not None:
             self._discard(self.path)
             self._db = self._open(self.path)
+
+    def get_record(self, key: str) -> object | None:
+        """A stored graph row (see :mod:`provscore.callgraph.stored`), verified; None when
+        absent, or when it does not verify (then it is dropped)."""
+        if self._db is None:
+            return None
+        try:
+            row = self._db.execute("SELECT digest, data FROM graph WHERE key = ?",
+                                   (key,)).fetchone()
+            if row is None:
+                return None
+            digest, data = row
+            if isinstance(data, bytes) and hashlib.sha256(data).digest() == digest:
+                try:
+                    record: object = marshal.loads(data)
+                    return record
+                except (ValueError, EOFError, TypeError):
+                    pass
+            self._db.execute("DELETE FROM graph WHERE key = ?", (key,))
+        except sqlite3.DatabaseError:
+            self._corrupt()
+        return None
+
+    def put_record(self, key: str, record: object) -> None:
+        if self._db is None:
+            return
+        data = marshal.dumps(record)  # type: ignore[arg-type]  # plain tuples
+        try:
+            self._db.execute("INSERT OR REPLACE INTO graph VALUES (?, ?, ?)",
+                             (key, hashlib.sha256(data).digest(), data))
+        except sqlite3.DatabaseError:
+            self._corrupt()
 
     def summary_of(self, blob: str, source: bytes) -> FileSummary:
         """One file's summary: from the cache, else parsed (and stored in memory only;

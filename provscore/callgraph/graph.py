@@ -54,7 +54,7 @@ class CallGraph:
     paths: dict[str, str]  # path -> module node
     stats: dict[str, int] = field(default_factory=dict)
     unparsed: dict[str, str] = field(default_factory=dict)  # path -> why ast failed
-    scopes_by_path: dict[str, tuple[Scope, ...]] = field(default_factory=dict)
+    scopes_by_path: Mapping[str, tuple[Scope, ...]] = field(default_factory=dict)
     imports_by_module: dict[str, tuple[str, ...]] = field(default_factory=dict)  # absolute
 
     def symbol_at(self, path: str, line: int) -> str | None:
