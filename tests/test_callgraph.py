@@ -381,3 +381,13 @@ def test_overlay_replaces_and_removes_files(repo: GitRepo) -> None:
                         overlay={"a.py": b"def h():\n    pass\n", "b.py": None})
     assert set(rows) == {"a.py"}
     assert [s.qualname for s in rows["a.py"][1].scopes] == ["", "h"]
+
+
+def test_oracle_dir_tests_are_not_base_tests() -> None:
+    files = {"tests/test_a.py": "def test_a():\n    pass\n",
+             "@oracle/test_props.py": "def test_prop():\n    pass\n"}
+    graph = build_graph({p: ("", summarise(s.encode())) for p, s in files.items()},
+                        CollectionConfig())
+    assert set(graph.tests) == {"tests/test_a.py::test_a", "@oracle/test_props.py::test_prop"}
+    tests = BaseTests.from_graph(graph, CollectionConfig())
+    assert tests.ids == tests.collected == {"tests/test_a.py::test_a"}

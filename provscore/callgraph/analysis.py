@@ -101,13 +101,14 @@ def analyse_graph(repo: Repo, base: CallGraph, rev: str, changes: ChangeSet,
     # A patch of tests only touches no covered symbol: the graph after it is not needed.
     post = graph_at(repo, rev, config, cache, overlay=post_images, extra=extra) \
         if covered_paths else base
-    base_tests = BaseTests.from_graph(base, config)
+    base_tests = BaseTests.from_graph(base, config, f"{ORACLE_ROOT}/")
+    tests = {t: n for t, n in base.tests.items() if t in base_tests.ids}
     post_tests = {t: n for t, n in post.tests.items() if t in base_tests.ids}
     touched = [t for t in touched_symbols(changes, base, post)
                if role_of(t.path) in COVERED_ROLES]
     catalog = properties is not None
     props = properties or ()
-    covered = with_coverage(touched, _reach_of(base, base.tests, props, config, catalog),
+    covered = with_coverage(touched, _reach_of(base, tests, props, config, catalog),
                             _reach_of(post, post_tests, props, config, catalog))
     return GraphFacts(base, post, base_tests, covered)
 

@@ -20,8 +20,11 @@ class BaseTests:
     unparsed_files: frozenset[str]  # .py files ast could not parse
 
     @classmethod
-    def from_graph(cls, graph: CallGraph, config: CollectionConfig) -> BaseTests:
-        ids = frozenset(graph.tests)
+    def from_graph(cls, graph: CallGraph, config: CollectionConfig,
+                   outside: str = "@oracle/") -> BaseTests:
+        """``outside``: a path prefix of files in the graph that are not the repository's
+        (the oracle dir's): their tests are properties, not base tests."""
+        ids = frozenset(t for t in graph.tests if not t.startswith(outside))
         collected = frozenset(t for t in ids if config.is_collected(file_of(t)))
         parsed = frozenset(p for p in graph.paths if p not in graph.unparsed)
         return cls(ids, collected, parsed, frozenset(graph.unparsed))
