@@ -211,7 +211,7 @@ class Namespaces:
                             self._subclasses.setdefault(base, []).append((m, i))
         return self._subclasses.get((mod, cls), [])
 
-    def overrides(self, mod: str, cls: int, name: str, depth: int) -> set[Value]:
+    def overrides(self, mod: str, cls: int, name: str) -> set[Value]:
         """Methods named ``name`` that subclasses define themselves (``self.name()`` in a
         base class runs them on their instances)."""
         out: set[Value] = set()
@@ -219,7 +219,6 @@ class Namespaces:
             for b in self.names[(m, c)].get(name, ()):
                 if b[0] == "scope" and self.scope(m, int(b[1])).kind == "function":
                     out.add(("BM", m, str(b[1])))
-        del depth
         return out if len(out) <= _MAX_OVERRIDES else set()
 
     def class_attr(self, mod: str, cls: int, name: str, depth: int, *, skip: int = 0,
@@ -307,7 +306,7 @@ class Namespaces:
                     # A hook the base class leaves to its subclasses. Where the base
                     # defines it too, only its own is taken: every override of a method
                     # of a big hierarchy would make every caller reach every subclass.
-                    found = self.overrides(v[1], int(v[2]), name, depth)
+                    found = self.overrides(v[1], int(v[2]), name)
                 out |= found or {("U", f"{s.qualname}.{name}")}
             elif tag in ("X", "B") and not v[1].endswith("()"):
                 out.add((tag, f"{v[1]}.{name}"))  # numpy.linalg.norm, str.join
