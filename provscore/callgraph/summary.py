@@ -338,17 +338,24 @@ def _bind_pairs(b: _Builder, scope: int, targets: list[ast.expr], values: list[a
 # Store node on every name) makes the walk about twice as fast as ast.iter_child_nodes.
 _LEAF_FIELDS = frozenset({"ctx", "id", "attr", "arg", "name", "kind", "type_comment",
                           "asname", "module", "level", "conversion", "is_async"})
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def _child_fields(kind: type) -> tuple[str, ...]:
-    fields = _CHILD_FIELDS.get(kind)
-    if fields is None:
-        fields = tuple(f for f in getattr(kind, "_fields", ()) if f not in _LEAF_FIELDS)
-        if kind is ast.Constant:
-            fields = ()
-        _CHILD_FIELDS[kind] = fields
-    return fields
+def _node_classes(root: type) -> list[type]:
+    out = [root]
+    subs: list[type] = root.__subclasses__()
+    for sub in subs:
+        out += _node_classes(sub)
+    return out
+
+
+def _fields_of(kind: type) -> tuple[str, ...]:
+    if kind is ast.Constant:
+        return ()
+    return tuple(f for f in getattr(kind, "_fields", ()) if f not in _LEAF_FIELDS)
+
+
+#: The fields of every ast node class that may hold child nodes (a constant table).
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {k: _fields_of(k) for k in _node_classes(ast.AST)}
 
 
 def _walk_expr(b: _Builder, node: ast.expr, scope: int) -> None:
@@ -367,7 +374,7 @@ def _walk_expr(b: _Builder, node: ast.expr, scope: int) -> None:
             name = _target_name(n.target)
             if name:
                 b.assigns[scope].append((name, _value_refs(n.value)))
-        for field in _CHILD_FIELDS.get(kind) or _child_fields(kind):
+        for field in _CHILD_FIELDS.get(kind) or _fields_of(kind):
             value = getattr(n, field, None)
             if type(value) is list:
                 stack.extend(v for v in value if isinstance(v, AST))

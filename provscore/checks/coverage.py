@@ -88,4 +88,4 @@ def results_partial(rule: Rule, facts: IndependentFacts) -> Iterator[Finding]:
     if share is None or share >= corpus.min_share:
         return
     yield rule.finding(anchor="PS704", covered=corpus.with_results, total=corpus.base_tests,
-                       share=f"{share:.1%}", required=f"{corpus.min_share:.0%}")
+                       share=f"{share:.1%}", required=f"{corpus.min_share * 100:g}%")

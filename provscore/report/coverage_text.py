@@ -19,7 +19,7 @@ def corpus_line(c: CoverageReport) -> str:
     share = "n/a" if c.share is None else f"{c.share:.1%}"
     g = dict(c.graph)
     return (f"base corpus: results name {c.base_tests_with_results} of {c.base_tests} "
-            f"collected base tests ({share}; the contract requires {c.min_share:.0%}); call "
+            f"collected base tests ({share}; the contract requires {c.min_share * 100:g}%); call "
             f"graph: {g.get('calls', 0)} calls, {g.get('resolved', 0)} resolved, "
             f"{g.get('external', 0)} external, {g.get('builtin', 0)} builtin, "
             f"{g.get('unknown', 0)} unknown")
