@@ -32,7 +32,8 @@ def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="provscore", description="Score a patch only on evidence it did not "
                      "write. See docs/cli.md.")
     parser.add_argument("--version", action="version", version=f"provscore {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
+                                metavar="COMMAND")
 
     sc = sub.add_parser("score", help="score a patch (a diff file, stdin, or BASE..HEAD)")
     sc.add_argument("--repo", default=".", help="git repository (default: .)")
@@ -52,6 +53,33 @@ def _build_parser() -> argparse.ArgumentParser:
     src.add_argument("--staged", action="store_true",
                      help="score the staged changes (git diff --cached) against --base")
     _add_output_args(sc)
+    _add_cache_args(sc)
+
+    gr = sub.add_parser("graph", help="export the call graph of a revision")
+    gr.add_argument("--repo", default=".", help="git repository (default: .)")
+    gr.add_argument("--rev", default="HEAD", help="revision (default: HEAD)")
+    gr.add_argument("--format", default="json", choices=("json", "graphml", "dot"),
+                    help="json (networkx node-link), graphml or dot (default: json)")
+    gr.add_argument("--output", "-o", help="write to this file (atomically)")
+    _add_cache_args(gr)
+
+    cv = sub.add_parser("coverage", help="touched symbols and the tests and properties "
+                        "that reach them")
+    cv.add_argument("--repo", default=".", help="git repository (default: .)")
+    cv.add_argument("--base", required=True, help="the commit the patch applies to")
+    cv_src = cv.add_mutually_exclusive_group(required=True)
+    cv_src.add_argument("--head", help="the commits from --base to this revision")
+    cv_src.add_argument("--diff", help="unified diff file, or - for stdin")
+    cv.add_argument("--oracle", help="oracle dir (property catalog, contract)")
+    cv.add_argument("--format", default="text", choices=("text", "json"),
+                    help="text (default) or json")
+    cv.add_argument("--output", "-o", help="write to this file (atomically)")
+    _add_cache_args(cv)
+
+    ct = sub.add_parser("catalog", help="validate the property catalog")
+    ct_sub = ct.add_subparsers(dest="catalog_cmd", required=True, parser_class=_Parser)
+    cc = ct_sub.add_parser("check", help="validate properties.toml / properties.yaml")
+    cc.add_argument("oracle", help="oracle dir")
 
     lk = sub.add_parser("lock", help="write a fixture digest lock (a human job on main)")
     lk_sub = lk.add_subparsers(dest="lock_kind", required=True, parser_class=_Parser)
@@ -94,6 +122,23 @@ def _add_output_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules-url", default=os.environ.get("PROVSCORE_RULES_URL"),
                    help="URL of docs/rules.md for rule links in markdown/SARIF "
                         "(default: $PROVSCORE_RULES_URL)")
+
+
+def _add_cache_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--cache-dir", help="call-graph summary cache directory (default: "
+                   "$PROVSCORE_CACHE_DIR, else ~/.cache/provscore)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="keep call-graph summaries in memory only")
+
+
+def _session(args: argparse.Namespace) -> object:
+    from provscore.callgraph.cache import SummaryCache, default_cache_path
+    from provscore.session import Session
+
+    if args.no_cache:
+        return Session.load()
+    path = Path(args.cache_dir) / "callgraph.sqlite" if args.cache_dir else default_cache_path()
+    return Session.load(cache=SummaryCache(path))
 
 
 def _date(text: str) -> date:
@@ -170,7 +215,64 @@ def _cmd_score(args: argparse.Namespace) -> int:
                        contract=load_oracle_contract(oracle),
                        results=tuple(Path(r) for r in args.results), today=args.today,
                        static_only=args.static_only)
-    return _emit(score(req, Session.load()), args)
+    session = _session(args)
+    assert isinstance(session, Session)
+    return _emit(score(req, session), args)
+
+
+def _cmd_graph(args: argparse.Namespace) -> int:
+    from provscore.callgraph.export import export
+    from provscore.pipeline import graph_at_rev
+    from provscore.session import Session
+
+    session = _session(args)
+    assert isinstance(session, Session)
+    graph = graph_at_rev(Path(args.repo), args.rev, session)
+    write_output(export(graph, args.format), args.output)
+    s = graph.stats
+    print(f"provscore: {graph.graph.number_of_nodes()} nodes, {graph.graph.number_of_edges()} "
+          f"edges; {s['calls']} calls: {s['resolved']} resolved, {s['external']} external, "
+          f"{s['builtin']} builtin, {s['unknown']} unknown; {len(graph.unparsed)} file(s) "
+          "did not parse", file=sys.stderr)
+    return ExitCode.PASS
+
+
+def _cmd_coverage(args: argparse.Namespace) -> int:
+    from provscore.oracle.contract import load_oracle_contract
+    from provscore.pipeline import ScoreRequest, touched_coverage
+    from provscore.report.coverage_text import coverage_json, coverage_text
+    from provscore.session import Session
+
+    diff, origin = _read_diff(args.diff)
+    oracle = Path(args.oracle) if args.oracle else None
+    if oracle is not None and not oracle.is_dir():
+        raise InputError("oracle dir does not exist", path=str(oracle))
+    req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
+                       diff_origin=origin, oracle_dir=oracle,
+                       contract=load_oracle_contract(oracle))
+    session = _session(args)
+    assert isinstance(session, Session)
+    symbols = touched_coverage(req, session)
+    text = coverage_json(symbols) if args.format == "json" else coverage_text(symbols)
+    write_output(text, args.output)
+    return ExitCode.PASS
+
+
+def _cmd_catalog(args: argparse.Namespace) -> int:
+    from provscore.oracle.catalog import find_catalog, read_catalog
+
+    oracle = Path(args.oracle)
+    if not oracle.is_dir():
+        raise InputError("oracle dir does not exist", path=str(oracle))
+    path = find_catalog(oracle)
+    if path is None:
+        raise InputError("no property catalog (properties.toml or properties.yaml)",
+                         path=str(oracle))
+    catalog = read_catalog(path)
+    checks = sum(1 for p in catalog.properties if p.check is not None)
+    print(f"provscore: {path}: {len(catalog.properties)} properties ({checks} with a check "
+          f"function): {', '.join(p.id for p in catalog.properties)}")
+    return ExitCode.PASS
 
 
 def _cmd_lock(args: argparse.Namespace) -> int:
@@ -235,7 +337,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"score": _cmd_score, "explain": _cmd_explain, "demo": _cmd_demo,
-            "lock": _cmd_lock, "ledger": _cmd_ledger}
+            "lock": _cmd_lock, "ledger": _cmd_ledger, "graph": _cmd_graph,
+            "coverage": _cmd_coverage, "catalog": _cmd_catalog}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -13,16 +13,28 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 
+from provscore.callgraph.analysis import (
+    GraphFacts,
+    PropertyCode,
+    analyse_graph,
+    base_graph,
+    oracle_sources,
+    test_support_paths,
+)
 from provscore.callgraph.data_files import read_by_base_tests
+from provscore.callgraph.graph import CallGraph
 from provscore.callgraph.helpers import HelperIndex, skipping_conftest_fixtures
+from provscore.callgraph.touched import TouchedSymbol
 from provscore.change.diff import ChangeSet
 from provscore.change.git import PathsAt, Repo
 from provscore.change.stage import Change, read_change
 from provscore.change.writeset import WriteSet, build_write_set, classify_path
 from provscore.checks import IndependentFacts, OracleFacts, StaticFacts, run_stage
+from provscore.errors import InputError
 from provscore.evidence import EvidenceKind
 from provscore.evidence.stage import AnalysedFiles, analyse_files
 from provscore.model import Finding, PathRole
+from provscore.oracle.catalog import Catalog
 from provscore.oracle.contract import Contract
 from provscore.oracle.flake import flake_states
 from provscore.oracle.freeze import frozen_ids
@@ -31,6 +43,7 @@ from provscore.oracle.load import (
     fixture_digests,
     load_oracle,
     oracle_prefixes,
+    oracle_python_files,
     property_files,
 )
 from provscore.provenance import ProvenanceResult, classify
@@ -38,7 +51,8 @@ from provscore.registry import Stage
 from provscore.report.build import ReportInputs, build_report
 from provscore.report.model import Report
 from provscore.results import by_node_id, load_many
-from provscore.results.votes import count_votes
+from provscore.results.coverage import CoverageInputs, assemble, property_resolver
+from provscore.results.votes import agent_written_tests, count_votes
 from provscore.scoring import Policy, ScoreInputs, decide, not_evaluated_gates
 from provscore.session import Session
 
@@ -112,11 +126,20 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
     tables = session.evidence_tables(contract.assertion_helpers)
     prefixes = oracle_prefixes(repo.top, req.oracle_dir)
 
-    def role_of(path: str) -> PathRole:
+    def path_role(path: str) -> PathRole:
         return classify_path(path, config, oracle_prefixes=prefixes,
                              fixture_roots=contract.fixture_roots)
 
-    lookup = HelperIndex(repo, change.base_sha, config, tables, change.post_images)
+    catalog = oracle.catalog if oracle else None
+    extra = oracle_sources(oracle_python_files(req.oracle_dir)) if req.oracle_dir else None
+    graph = base_graph(repo, change.base_sha, config, session.cache, extra)
+    support = test_support_paths(graph, path_role)
+
+    def role_of(path: str) -> PathRole:
+        return PathRole.HELPER if path in support else path_role(path)
+
+    lookup = HelperIndex(repo, change.base_sha, config, tables, change.post_images,
+                         support=support, modules=graph.index.by_name)
     analysed = analyse_files(change, role_of, config, tables, lookup)
     skipping = skipping_conftest_fixtures(repo, change.base_sha, analysed.pairs,
                                           change.post_images, config, tables)
@@ -124,11 +147,24 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
     write_set = build_write_set(change.changes, config, oracle_prefixes=prefixes,
                                 fixture_roots=contract.fixture_roots,
                                 runner_sections_changed=change.runner.sections_changed)
+    write_set = WriteSet(tuple(replace(e, role=PathRole.HELPER) if e.path in support else e
+                               for e in write_set.entries))
     expected = {it.detail for p in analysed.pairs if p.post for it in p.post.items
                 if it.kind is EvidenceKind.EXPECTED_READ and it.detail}
     expected |= read_by_base_tests(repo, change.base_sha, change.changes, config)
+    graph_facts = analyse_graph(repo, graph, change.base_sha, change.changes,
+                                change.post_images, config, session.cache, role_of,
+                                _property_code(catalog), extra)
     return StaticFacts(change, analysed, provenance, write_set, frozenset(expected), contract,
-                       approvals, frozen)
+                       approvals, frozen, graph_facts)
+
+
+def _property_code(catalog: Catalog | None) -> tuple[PropertyCode, ...] | None:
+    if catalog is None:
+        return None
+    return tuple(PropertyCode(p.id, p.covers, p.check.file if p.check else None,
+                              p.check.function if p.check else None)
+                 for p in catalog.properties)
 
 
 def run_static(req: ScoreRequest, session: Session | None = None,
@@ -171,11 +207,19 @@ def score(req: ScoreRequest, session: Session | None = None) -> Report:
                 *run_stage(session.registry, session.detectors, Stage.ORACLE, oracle_facts)]
     flake = flake_states(oracle.flake_rows, window=contract.flake_window,
                          reentry_streak=contract.reentry_streak) if oracle.flake_rows else {}
+    graph = static.facts.graph
+    is_property = property_files(req.oracle_dir)
+    property_of = property_resolver(oracle.catalog, req.oracle_dir)
     votes = count_votes(by_node_id(runs), prov=static.provenance,
                         exists_at_base=base_files.exists, frozen=oracle.frozen, flake=flake,
-                        is_property=property_files(req.oracle_dir))
+                        is_property=is_property,
+                        missing_at_base=graph.base_tests.missing if graph else lambda _: "",
+                        property_of=property_of)
+    coverage = None if graph is None else assemble(
+        _coverage_inputs(graph, static, oracle, contract), votes, property_of, is_property)
     findings += run_stage(session.registry, session.detectors, Stage.INDEPENDENT,
-                          IndependentFacts(votes, len(runs), req.static_only))
+                          IndependentFacts(votes, len(runs), req.static_only, coverage,
+                                           contract))
     removed, added = ScoreInputs.tally(findings)
     inputs = ScoreInputs(passed=votes.passed, failed=votes.failed, unscored=votes.unscored,
                          removed=removed, added=added, has_results=bool(runs))
@@ -187,7 +231,17 @@ def score(req: ScoreRequest, session: Session | None = None) -> Report:
                          tuple(str(p) for p in req.results))
     return build_report(where, static.provenance, static.write_set,
                         tuple(sorted(findings, key=Finding.report_key)), judgement,
-                        session.registry, votes.votes)
+                        session.registry, votes.votes, coverage)
+
+
+def _coverage_inputs(graph: GraphFacts, static: StaticResult, oracle: OracleInputs,
+                     contract: Contract) -> CoverageInputs:
+    added, rewritten = agent_written_tests(static.provenance)
+    removed = {t.pre.node_id for t in static.provenance.tests
+               if t.pre is not None and t.post is None}
+    return CoverageInputs(graph.touched, graph.base_tests.collected, graph.post.stats,
+                          oracle.catalog, oracle.freeze_rows, oracle.frozen,
+                          frozenset(added | rewritten | removed), contract.min_base_share)
 
 
 def _post_images(repo: Repo, base_sha: str, static: StaticResult, oracle: OracleInputs
@@ -199,3 +253,25 @@ def _post_images(repo: Repo, base_sha: str, static: StaticResult, oracle: Oracle
         locked = [p for p in oracle.lock.entries if p not in post]
         post.update(repo.read_blobs(base_sha, locked))
     return post
+
+
+def graph_at_rev(repo_path: Path, rev: str, session: Session) -> CallGraph:
+    """The call graph of a revision (``provscore graph``), collection rules from it."""
+    repo = Repo(repo_path)
+    sha = repo.resolve(rev)
+    change = read_change(repo, sha, None, b"", f"graph {rev}", session.option_effects)
+    return base_graph(repo, sha, change.runner.collection, session.cache)
+
+
+def touched_coverage(req: ScoreRequest, session: Session | None = None
+                     ) -> tuple[TouchedSymbol, ...]:
+    """Every touched symbol with the base tests and properties that reach it
+    (``provscore coverage``): the static stages only, no results."""
+    session = session or Session.load()
+    oracle = load_oracle(req.oracle_dir, req.contract)
+    static = run_static(req, session, oracle)
+    if static.facts.change.diff_error is not None:
+        raise InputError(f"diff does not parse: {static.facts.change.diff_error}",
+                         path=req.diff_origin)
+    graph = static.facts.graph
+    return graph.touched if graph is not None else ()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -16,6 +17,8 @@ from provscore.session import Session
 from provscore.testing import GIT_ENV
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
+# The CLI's call-graph cache goes to a temporary directory, never the user's ~/.cache.
+os.environ.setdefault("PROVSCORE_CACHE_DIR", tempfile.mkdtemp(prefix="provscore-cache-"))
 # One session for the whole test run, as a batch worker would keep one.
 SESSION = Session.load()
 

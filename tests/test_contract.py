@@ -76,6 +76,11 @@ flake_window = 7
 reentry_streak = 12
 parked_budget = 3
 forbid_new_skip_markers = ["pytest.mark.skip"]
+
+[coverage]
+min_base_share = 0.25
+uncovered_action = "info"
+uncovered_none_action = "penalty"
 """
 
 
@@ -135,6 +140,8 @@ def test_full_valid_file(tmp_path: Path) -> None:
         "freeze.jsonl", "ledger.jsonl", "approvals.toml")
     assert (c.flake_window, c.reentry_streak, c.parked_budget) == (7, 12, 3)
     assert c.forbid_new_skip_markers == ("pytest.mark.skip",)
+    assert (c.min_base_share, c.uncovered_action, c.uncovered_none_action) == (
+        0.25, "info", "penalty")
     # every field was set away from its default, so the file exercises every key
     defaults = Contract()
     for key in CONTRACT_KEYS:

@@ -74,9 +74,15 @@ CONTRACT_KEYS: Final[tuple[ContractKey, ...]] = (
     _k("flake", "reentry_streak", "int"),
     _k("flake", "parked_budget", "int"),
     _k("flake", "forbid_new_skip_markers", "strs"),
+    _k("coverage", "min_base_share", "float"),
+    _k("coverage", "uncovered_action", "str"),
+    _k("coverage", "uncovered_none_action", "str"),
 )
 
-SECTIONS: Final[tuple[str, ...]] = ("score", "fixtures", "evidence", "runner", "flake")
+SECTIONS: Final[tuple[str, ...]] = ("score", "fixtures", "evidence", "runner", "flake",
+                                    "coverage")
+#: What a coverage finding (PS701) may do to the decision.
+COVERAGE_ACTIONS: Final = ("reject", "penalty", "info")
 
 _BY_FIELD: Final = {k.field: k for k in CONTRACT_KEYS}
 
@@ -116,6 +122,10 @@ class Contract:
     reentry_streak: int = 10  # K (seed 004)
     parked_budget: int = 0  # MAX_PARKED (seed 001)
     forbid_new_skip_markers: tuple[str, ...] = ()  # seed 000; informational
+    # [coverage]
+    min_base_share: float = 1.0  # share of collected base tests the results must name
+    uncovered_action: str = "penalty"  # PS701 when results cover other touched symbols
+    uncovered_none_action: str = "reject"  # PS701 when no result covers any touched symbol
     source: str | None = None  # the file it was read from; None for defaults
 
     def __post_init__(self) -> None:
@@ -186,8 +196,12 @@ def _check_values(c: Contract) -> None:
         value = getattr(c, key.field)
         if key.kind == "float" and not math.isfinite(value):
             _fail(c, key.field, f"must be a finite number, got {value!r}")
+    for name in ("uncovered_action", "uncovered_none_action"):
+        if getattr(c, name) not in COVERAGE_ACTIONS:
+            _fail(c, name, f"must be one of {', '.join(COVERAGE_ACTIONS)}, "
+                  f"got {getattr(c, name)!r}")
     for name in ("pass_threshold", "review_threshold", "removed_penalty", "removed_penalty_cap",
-                 "added_penalty", "added_penalty_cap"):
+                 "added_penalty", "added_penalty_cap", "min_base_share"):
         value = getattr(c, name)
         if not 0.0 <= value <= 1.0:
             _fail(c, name, f"must be between 0 and 1, got {value!r}")

@@ -9,7 +9,18 @@ from provscore.change.writeset import WriteSet
 from provscore.model import Finding
 from provscore.provenance import ProvenanceResult
 from provscore.registry.model import Registry
-from provscore.report.model import Inputs, Report, ResultRow, RuleInfo, TestRow, WriteSetRow
+from provscore.report.model import (
+    CoverageReport,
+    CoveredBy,
+    Inputs,
+    Report,
+    ResultRow,
+    RuleInfo,
+    SymbolRow,
+    TestRow,
+    WriteSetRow,
+)
+from provscore.results.coverage import NO_RESULT, Coverage, Outcome
 from provscore.results.votes import Vote
 from provscore.scoring.decision import Judgement
 
@@ -37,9 +48,35 @@ def rule_infos(registry: Registry, findings: Sequence[Finding]) -> tuple[RuleInf
     return tuple(out)
 
 
+#: Covering tests listed per touched symbol (all are counted).
+TESTS_SHOWN = 50
+
+
+def _rank(o: Outcome) -> tuple[int, str]:
+    # What a reviewer must see first: failures, then tests without a result.
+    order = {"failed": 0, NO_RESULT: 1}
+    return order.get(o.outcome, 2), o.name
+
+
+def coverage_report(coverage: Coverage) -> CoverageReport:
+    rows = []
+    for s in coverage.symbols:
+        sym = s.symbol
+        tests = sorted(s.tests, key=_rank)
+        rows.append(SymbolRow(
+            sym.name, sym.kind, sym.path, sym.lines[0], sym.sides[0], s.status.value,
+            tuple(CoveredBy(t.name, t.outcome, t.required) for t in tests[:TESTS_SHOWN]),
+            len(tests), sum(1 for t in tests if t.outcome != NO_RESULT),
+            tuple(CoveredBy(p.name, p.outcome, p.required) for p in s.properties)))
+    c = coverage.corpus
+    return CoverageReport(tuple(rows), c.base_tests, c.with_results, c.share, c.min_share,
+                          tuple(sorted(coverage.graph_stats.items())),
+                          coverage.unknown_properties, coverage.green_properties)
+
+
 def build_report(inputs: ReportInputs, provenance: ProvenanceResult, write_set: WriteSet,
                  findings: tuple[Finding, ...], judgement: Judgement, registry: Registry,
-                 votes: Sequence[Vote] = ()) -> Report:
+                 votes: Sequence[Vote] = (), coverage: Coverage | None = None) -> Report:
     tests = tuple(TestRow(t.node_id, t.status.value,
                           t.pre.node_id if t.pre is not None and t.post is not None
                           and t.pre.node_id != t.post.node_id else None)
@@ -55,4 +92,5 @@ def build_report(inputs: ReportInputs, provenance: ProvenanceResult, write_set: 
                       inputs.results),
         unscored=judgement.unscored,
         results=tuple(ResultRow(v.node_id, v.status.value, v.verdicts, v.reason) for v in votes),
+        coverage=None if coverage is None else coverage_report(coverage),
         rules=rule_infos(registry, findings))
