@@ -18,6 +18,7 @@ from provscore.evidence.assertions import AssertionCollector
 from provscore.evidence.constants import normalize
 from provscore.evidence.context import Collector, Context, Frame, HelperLookup
 from provscore.evidence.helpers import add_helper_calls, helper_oracles
+from provscore.evidence.limits import parse_refusal
 from provscore.evidence.model import (
     EvidenceItem,
     EvidenceKind,
@@ -61,6 +62,9 @@ def extract(path: str, source: bytes, config: CollectionConfig, tables: Tables,
     collection config); a conftest or helper module holds helpers, never tests.
     """
     collect = config.is_collected(path) if collect_tests is None else collect_tests
+    refusal = parse_refusal(source)  # shapes that crash or stall libcst's native parser
+    if refusal is not None:
+        return FileEvidence(path, error=refusal[0], error_line=refusal[1])
 
     def attempt() -> FileEvidence:
         return _guarded(path, lambda: _extract(path, source, config, tables, helper_lookup,
