@@ -66,6 +66,9 @@ class Inputs:
     diff: str | None
     oracle: str | None
     results: tuple[str, ...] = ()
+    # The commit a --head or --staged patch was scored against: the merge base of base
+    # and head (``git diff base...head``); None for a diff, which applies to base itself.
+    merge_base: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +129,8 @@ class Report:
                            "runner": w.runner} for w in self.write_set],
             "inputs": {"repo": self.inputs.repo, "base": self.inputs.base,
                        "head": self.inputs.head, "diff": self.inputs.diff,
-                       "oracle": self.inputs.oracle, "results": list(self.inputs.results)},
+                       "oracle": self.inputs.oracle, "results": list(self.inputs.results),
+                       "merge_base": self.inputs.merge_base},
         }
 
 
