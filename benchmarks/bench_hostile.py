@@ -104,7 +104,8 @@ def bench_change(files: list[Path], corpus: Path, reps: int) -> None:
         _git(root, "reset", "-q", "--hard", "HEAD")
         repo = Repo(root)
         base = repo.resolve("HEAD")
-        total = _median(lambda: read_change(Repo(root), base, None, diff, "bench"), reps)
+        effects = Session.load().option_effects
+        total = _median(lambda: read_change(Repo(root), base, None, diff, "bench", effects), reps)
         git = _median(lambda: apply_change(repo, base, diff, 1, lambda _: False), reps)
         print(f"change stage: {len(files)}-file repository, 3-file patch: read_change "
               f"{1000 * total:.1f} ms, of which git apply to a temporary index "

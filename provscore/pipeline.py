@@ -175,7 +175,7 @@ def run_static(req: ScoreRequest, session: Session | None = None,
         origin = f"git diff {req.base}...{req.head}"
     elif req.staged:
         diff, origin = repo.staged_diff(base_sha), "git diff --cached"
-    change = read_change(repo, base_sha, head_sha, diff, origin)
+    change = read_change(repo, base_sha, head_sha, diff, origin, session.option_effects)
     facts = _static_facts(session, req, repo, change, oracle)
     findings = run_stage(session.registry, session.detectors, Stage.STATIC, facts)
     return StaticResult(facts, tuple(sorted(findings, key=Finding.report_key)))

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from provscore.change.options import OptionEffects
 from provscore.checks import DETECTORS
 from provscore.checks.suppression import check_kinds
 from provscore.evidence import Tables
@@ -26,6 +27,7 @@ class Session:
     registry: Registry
     detectors: DetectorTable
     strength: Strength
+    option_effects: OptionEffects
     # Evidence tables per set of extra assertion helpers (a contract may add some).
     _tables: dict[tuple[str, ...], Tables] = field(default_factory=dict, repr=False,
                                                    compare=False)
@@ -38,7 +40,10 @@ class Session:
         table = detectors or DETECTORS
         registry = load_registry(rules_dir, table)
         check_kinds(registry)
-        return cls(registry, table, Strength.from_patterns(registry.pattern("strength")))
+        return cls(registry, table,
+                   Strength.from_patterns(registry.pattern("strength"),
+                                          registry.pattern("conditions")),
+                   OptionEffects.from_patterns(registry.pattern("runner_options")))
 
     def evidence_tables(self, extra_helpers: Sequence[str] = ()) -> Tables:
         """The collectors' qualified-name tables, plus a contract's assertion helpers."""

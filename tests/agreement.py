@@ -19,6 +19,7 @@ from pathlib import Path
 
 from provscore.change.applied import without_dataless_binaries
 from provscore.change.git import Repo
+from provscore.change.options import OptionEffects
 from provscore.change.stage import Change, read_change
 from provscore.change.strict import AmbiguousDiff, check_unambiguous
 
@@ -27,7 +28,7 @@ GIT_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "LC_ALL"
 
 def scored_change(root: Path, base: str, diff: bytes) -> Change:
     repo = Repo(root)
-    return read_change(repo, repo.resolve(base), None, diff, "<agreement>")
+    return read_change(repo, repo.resolve(base), None, diff, "<agreement>", OptionEffects())
 
 
 def git_applied(root: Path, base: str, diff: bytes, paths: list[str]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import sysconfig
 import venv
 from pathlib import Path
 
@@ -16,9 +17,16 @@ def test_wheel_carries_the_rule_registry(tmp_path: Path) -> None:
                     "-q", "-w", str(dist), str(ROOT)], check=True, capture_output=True)
     (wheel,) = dist.glob("provscore-*.whl")
     env_dir = tmp_path / "venv"
-    # System site-packages supply libcst & co.; the wheel itself goes into the venv.
-    venv.create(env_dir, system_site_packages=True, with_pip=True)
+    # The dependencies come from the interpreter running the tests, wherever it keeps
+    # them (a venv's site-packages is not the base interpreter's, so system_site_packages
+    # would not see them); the wheel itself goes into the new venv, ahead of them.
+    venv.create(env_dir, with_pip=True)
     py = env_dir / "bin" / "python"
+    site = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()"
+                           "['purelib'])"], check=True, capture_output=True,
+                          text=True).stdout.strip()
+    deps = [sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]]
+    Path(site, "outer-deps.pth").write_text("\n".join(dict.fromkeys(deps)) + "\n")
     subprocess.run([str(py), "-m", "pip", "install", "-q", "--no-deps", "--no-index",
                     str(wheel)], check=True, capture_output=True)
     work = tmp_path / "elsewhere"

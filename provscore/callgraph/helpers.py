@@ -4,24 +4,34 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from provscore.change.collection import CollectionConfig
 from provscore.change.git import Repo
-from provscore.evidence import FilePair, Tables, extract
+from provscore.evidence import FilePair, SuppressionKind, Tables, extract
+
+
+@dataclass(frozen=True, slots=True)
+class _ModuleOffer:
+    """What one module offers the modules that import it."""
+
+    helpers: frozenset[str] = frozenset()  # helper oracles (qualnames)
+    skips: Mapping[str, SuppressionKind] = field(default_factory=dict)
+    transparent: frozenset[str] = frozenset()
+    factories: frozenset[str] = frozenset()
 
 
 class HelperIndex:
-    """Which imported names are helper oracles, read from base (or the post-image).
-
-    Called as ``index(importing_path, qualified_name)``; each module is classified once.
-    """
+    """What imported names are, read from the modules that define them: helper oracles,
+    skip helpers, transparent decorators (base, or the post-image when the patch edits
+    the module). Each module is classified once; an import cycle reads as nothing."""
 
     def __init__(self, repo: Repo, base: str, config: CollectionConfig, tables: Tables,
                  post_images: Mapping[str, bytes | None]) -> None:
         self.repo, self.base, self.config, self.tables = repo, base, config, tables
         self.post_images = post_images
         self._tree: set[str] | None = None
-        self._cache: dict[str, frozenset[str]] = {}
+        self._cache: dict[str, _ModuleOffer] = {}
 
     def _paths(self) -> set[str]:
         if self._tree is None:
@@ -29,22 +39,25 @@ class HelperIndex:
             self._tree |= {p for p in self.post_images if p.endswith(".py")}
         return self._tree
 
-    def _helpers(self, path: str) -> frozenset[str]:
+    def _offer(self, path: str) -> _ModuleOffer:
         if path not in self._cache:
-            self._cache[path] = frozenset()  # guards against import cycles
+            self._cache[path] = _ModuleOffer()  # guards against import cycles
             if path in self.post_images:
                 data = self.post_images[path]
             else:
                 data = self.repo.read_blobs(self.base, [path]).get(path)
             if data is not None:
-                ev = extract(path, data, self.config, self.tables)
-                self._cache[path] = frozenset(h.qualname for h in ev.helpers)
+                ev = extract(path, data, self.config, self.tables, self)
+                self._cache[path] = _ModuleOffer(
+                    frozenset(h.qualname for h in ev.helpers if h.has_evidence or h.is_fixture),
+                    dict(ev.skip_helpers), frozenset(ev.transparent),
+                    frozenset(ev.transparent_factories))
         return self._cache[path]
 
-    def __call__(self, importer: str, qualname: str) -> bool:
+    def _resolve(self, importer: str, qualname: str) -> tuple[_ModuleOffer, str] | None:
         module, _, name = qualname.rpartition(".")
         if not module or not name:
-            return False
+            return None
         if module.startswith("."):
             dots = len(module) - len(module.lstrip("."))
             pkg = posixpath.dirname(importer)
@@ -58,8 +71,23 @@ class HelperIndex:
         for candidate in (f"{stem}.py", f"{stem}/__init__.py", f"src/{stem}.py",
                           f"src/{stem}/__init__.py"):
             if candidate in tree and _worth_reading(candidate):
-                return name in self._helpers(candidate)
-        return False
+                return self._offer(candidate), name
+        return None
+
+    def __call__(self, importer: str, qualname: str) -> bool:
+        found = self._resolve(importer, qualname)
+        return found is not None and found[1] in found[0].helpers
+
+    def skip_kind(self, importer: str, qualname: str) -> SuppressionKind | None:
+        found = self._resolve(importer, qualname)
+        return found[0].skips.get(found[1]) if found is not None else None
+
+    def transparent(self, importer: str, qualname: str, factory: bool) -> bool:
+        found = self._resolve(importer, qualname)
+        if found is None:
+            return False
+        offer, name = found
+        return name in (offer.factories if factory else offer.transparent)
 
 
 def _worth_reading(path: str) -> bool:

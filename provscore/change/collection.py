@@ -14,22 +14,28 @@ class CollectionConfig:
     python_files: tuple[str, ...] = ("test_*.py", "*_test.py")
     python_classes: tuple[str, ...] = ("Test",)
     python_functions: tuple[str, ...] = ("test",)
-    testpaths: tuple[str, ...] = ()
+    testpaths: tuple[str, ...] = ()  # what a bare `pytest` collects (see is_collected)
     norecursedirs: tuple[str, ...] = ("*.egg", ".*", "_darcs", "build", "CVS", "dist",
                                       "node_modules", "venv", "{arch}")
 
     def is_collected(self, path: str) -> bool:
-        """Whether pytest (with base's configuration) collects tests from this file."""
+        """Whether this file holds tests pytest (with base's configuration) collects.
+
+        ``testpaths`` is not consulted: it narrows what a bare ``pytest`` collects, not
+        what is a test (``pytest path/to/test_x.py`` collects a test file anywhere), so a
+        test file the patch writes outside it is still a test the patch wrote."""
         if not path.endswith(".py") or path.rsplit("/", 1)[-1] == "conftest.py":
             return False
         if not self.is_test_file(path):
             return False
-        if self.testpaths and not any(
-                fnmatch.fnmatch(path, tp) or path.startswith(tp.rstrip("/") + "/") or path == tp
-                for tp in self.testpaths):
-            return False
         dirs = path.split("/")[:-1]
         return not any(fnmatch.fnmatch(d, pat) for d in dirs for pat in self.norecursedirs)
+
+    def runs_by_default(self, path: str) -> bool:
+        """Whether a bare ``pytest`` reaches this path (it lies under ``testpaths``)."""
+        return not self.testpaths or any(
+            fnmatch.fnmatch(path, tp) or path.startswith(tp.rstrip("/") + "/") or path == tp
+            for tp in self.testpaths)
 
     def is_test_file(self, path: str) -> bool:
         base = path.rsplit("/", 1)[-1]

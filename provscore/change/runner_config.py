@@ -20,6 +20,7 @@ from typing import Any
 
 from provscore.change.collection import CollectionConfig
 from provscore.change.images import FileImages
+from provscore.change.options import ConfigChange, OptionEffects, ini_changes, option_changes
 
 # pytest reads the first of these that holds a pytest section.
 CONFIG_FILES = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "pyproject.toml",
@@ -37,15 +38,6 @@ class RunnerOptions:
     fail_under: float | None
     error: str | None = None
     tox_flags: tuple[str, ...] = ()  # pytest options in tox.ini [testenv*] commands
-
-
-@dataclass(frozen=True, slots=True)
-class ConfigChange:
-    """One loosening of the runner configuration (PS205)."""
-
-    path: str
-    option: str
-    detail: str
 
 
 def _decode(data: bytes | None) -> str | None:
@@ -185,63 +177,17 @@ def collection_config(options: RunnerOptions) -> CollectionConfig:
         norecursedirs=split("norecursedirs", default.norecursedirs))
 
 
-# Options that remove tests from the run or stop failures from counting.
-_NARROWING_FLAGS = ("--deselect", "-k", "--ignore", "--ignore-glob", "-m", "--lf",
-                    "--last-failed", "--sw", "--stepwise", "--stepwise-skip", "--co",
-                    "--collect-only", "--noconftest", "--continue-on-collection-errors",
-                    "--maxfail", "-x", "--exitfirst", "--confcutdir", "--rootdir", "-c",
-                    "--pyargs", "--runxfail", "--disable-warnings", "--no-cov",
-                    "--cov-fail-under", "--ignore-glob", "--lfnf", "--last-failed-no-failures",
-                    "--deselect-glob", "--timeout", "-q")
-_LOOSENING_KEYS = {"testpaths", "python_files", "python_classes", "python_functions",
-                   "filterwarnings", "log_level", "doctest_optionflags",
-                   "norecursedirs", "xfail_strict", "collect_ignore", "empty_parameter_set_mark",
-                   "minversion", "required_plugins", "console_output_style", "usefixtures",
-                   "pythonpath", "consider_namespace_packages", "strict_markers", "strict"}
-
-
-def _flags(tokens: tuple[str, ...]) -> list[str]:
-    out: list[str] = []
-    i = 0
-    while i < len(tokens):
-        tok = tokens[i]
-        if tok == "-p" and i + 1 < len(tokens):
-            out.append(f"-p {tokens[i + 1]}")
-            i += 2
-            continue
-        out.append(tok)
-        i += 1
-    return out
-
-
-def compare_options(pre: RunnerOptions, post: RunnerOptions) -> list[ConfigChange]:
-    """Loosenings from base to patched configuration."""
+def compare_options(pre: RunnerOptions, post: RunnerOptions, effects: OptionEffects
+                    ) -> list[ConfigChange]:
+    """Loosenings from base to patched configuration (see :mod:`provscore.change.options`)."""
     path = post.source or pre.source or "pytest configuration"
     changes: list[ConfigChange] = []
     if post.error and not pre.error:
         changes.append(ConfigChange(path, "config", f"no longer parses: {post.error}"))
-    before = _flags(pre.addopts)
-    for flag in _flags(post.addopts):
-        if flag in before:
-            before.remove(flag)
-            continue
-        name = flag.split("=", 1)[0]
-        if flag.startswith("-p no:") or name in _NARROWING_FLAGS or name.startswith("-k") \
-                or name.startswith("--deselect") or name.startswith("--ignore") \
-                or (name.startswith("-m") and len(name) > 2):
-            changes.append(ConfigChange(path, "addopts", f"adds {flag}"))
-        elif name.startswith("-"):
-            changes.append(ConfigChange(path, "addopts", f"adds {flag} (unknown effect)"))
-    tox_before = list(pre.tox_flags)
-    for flag in post.tox_flags:
-        if flag in tox_before:
-            tox_before.remove(flag)
-        elif flag.startswith("-"):
-            changes.append(ConfigChange("tox.ini", "commands", f"tox runs pytest with {flag}"))
-    for key in sorted(_LOOSENING_KEYS):
-        a, b = pre.ini.get(key), post.ini.get(key)
-        if a != b and not (key == "xfail_strict" and str(b).lower() in ("true", "1")):
-            changes.append(ConfigChange(path, key, f"{key}: {a!r} → {b!r}"))
+    changes += option_changes(pre.addopts, post.addopts, effects, path, "addopts")
+    changes += option_changes(pre.tox_flags, post.tox_flags, effects, "tox.ini", "commands",
+                              verb="tox ")
+    changes += ini_changes(pre.ini, post.ini, effects, path)
     if pre.fail_under is not None and (post.fail_under is None or post.fail_under < pre.fail_under):
         changes.append(ConfigChange(path, "fail_under",
                                     f"coverage fail_under lowered {pre.fail_under} → "
@@ -268,8 +214,8 @@ class RunnerConfig:
         return cls(empty, empty, CollectionConfig(), (), frozenset())
 
 
-def read_runner_config(images: Sequence[FileImages],
-                       base_blobs: Mapping[str, bytes | None]) -> RunnerConfig:
+def read_runner_config(images: Sequence[FileImages], base_blobs: Mapping[str, bytes | None],
+                       effects: OptionEffects) -> RunnerConfig:
     """Both sides of the runner configuration, from base blobs and the patch's images."""
     pre = {p: base_blobs.get(p) for p in (*CONFIG_FILES, *COVERAGE_FILES)}
     post = dict(pre)
@@ -279,7 +225,7 @@ def read_runner_config(images: Sequence[FileImages],
                 post[path] = img.post if path == img.change.new_path else None
     base_options, post_options = read_options(pre), read_options(post)
     return RunnerConfig(base_options, post_options, collection_config(base_options),
-                        tuple(compare_options(base_options, post_options)),
+                        tuple(compare_options(base_options, post_options, effects)),
                         _runner_sections_changed(images))
 
 

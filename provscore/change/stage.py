@@ -27,6 +27,7 @@ from provscore.change.diff import (
 )
 from provscore.change.git import Repo
 from provscore.change.images import ApplyFailure, FileImages, build_images
+from provscore.change.options import OptionEffects
 from provscore.change.runner_config import (
     CONFIG_FILES,
     COVERAGE_FILES,
@@ -61,8 +62,9 @@ def _unparsed(base_sha: str, head_sha: str | None, origin: str, error: str | Non
 
 
 def read_change(repo: Repo, base_sha: str, head_sha: str | None, diff: bytes,
-                origin: str) -> Change:
-    """Parse the diff (or ``git diff base head``) and build every changed file's images."""
+                origin: str, effects: OptionEffects) -> Change:
+    """Parse the diff (or ``git diff base head``) and build every changed file's images.
+    ``effects``: how runner options change a run (rules/patterns.toml)."""
     raw = repo.diff(base_sha, head_sha) if head_sha else diff
     text = decode_diff(raw)
     if not text.strip():
@@ -107,7 +109,7 @@ def read_change(repo: Repo, base_sha: str, head_sha: str | None, diff: bytes,
             and not any(c.binary for c in changes.files):
         empty = "git applies the diff and no file changes"
     return Change(base_sha, head_sha, origin, changes, files, tuple(failures),
-                  read_runner_config(files, base_blobs), post_images=post_images,
+                  read_runner_config(files, base_blobs, effects), post_images=post_images,
                   nothing_to_score=empty)
 
 

@@ -130,9 +130,16 @@ def helper_oracle_modified(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
             continue  # a literal-only change is an expected value rewritten (PS108)
         if helper.is_fixture and h.status is HelperStatus.REMOVED:
             continue  # a fixture nothing uses any more fails loudly if a test still does
+        verb = "modified" if h.status is HelperStatus.MODIFIED else "removed or no longer checks"
+        if helper.is_fixture and h.post is not None and \
+                not (helper.has_evidence or h.post.has_evidence):
+            # A fixture that checks nothing is no oracle: refactoring it is no finding;
+            # the inputs it feeds each test (`params=`) still are evidence.
+            if helper.params == h.post.params:
+                continue
+            verb = f"feeds other params to its tests ({helper.params} → {h.post.params})"
         line = h.post.line if h.post is not None else helper.line
         what = "fixture" if helper.is_fixture else "helper oracle"
-        verb = "modified" if h.status is HelperStatus.MODIFIED else "removed or no longer checks"
         yield rule.finding(location=loc(h.path, line, "post" if h.post else "pre"),
                            node_id=helper.node_id, anchor=f"helper|{helper.node_id}",
                            helper=f"{helper.qualname} ({what})", verb=verb)

@@ -13,7 +13,7 @@ from provscore.checks.base import loc, static_check
 from provscore.checks.facts import StaticFacts
 from provscore.errors import InputError
 from provscore.evidence import SuppressionKind
-from provscore.model import Action, Finding, Provenance
+from provscore.model import Action, Finding, Modification, Provenance
 from provscore.registry.model import Registry, Rule
 
 # A new suppression on an id frozen on base is allowed (reported as info) for these.
@@ -50,7 +50,10 @@ def suppression_added(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
     kinds = frozenset(rule.kinds)
     for c in facts.provenance.suppressions:
         s = c.suppression
-        if c.provenance is not Provenance.AGENT_ADDED or s.kind.value not in kinds:
+        widened = c.provenance is Provenance.AGENT_MODIFIED and \
+            c.modification is Modification.WEAKENED
+        if (c.provenance is not Provenance.AGENT_ADDED and not widened) or \
+                s.kind.value not in kinds:
             continue
         action: Action | None = None
         note = ""
@@ -59,10 +62,29 @@ def suppression_added(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
         elif s.node_id in facts.frozen and rule.code in _FREEZABLE:
             action, note = Action.INFO, " (frozen on base)"
         detail = f"{s.detail}{note}" if s.detail else note.strip(" ()")
+        shown = _with_guards(s.code, s.guards) + (f" (edited: {c.reason})" if widened else "")
         yield rule.finding(location=loc(s.path, s.line), node_id=s.node_id,
                            anchor=f"{rule.code}|{s.node_id}|{s.code}", action=action,
-                           code=s.code, target=s.node_id, kind=s.kind.value,
+                           code=shown, target=s.node_id, kind=s.kind.value,
                            detail=detail or s.kind.value)
+
+
+@static_check("PS208")
+def suppression_changed(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    """An edited skip or xfail whose effect cannot be decided: a reviewer must read it."""
+    for c in facts.provenance.suppressions:
+        s, before = c.suppression, c.before
+        if c.modification is not Modification.CHANGED or before is None:
+            continue
+        action = Action.INFO if s.node_id in facts.frozen else None
+        yield rule.finding(location=loc(s.path, s.line), node_id=s.node_id,
+                           anchor=f"PS208|{s.node_id}|{s.code}", action=action,
+                           target=s.node_id, before=_with_guards(before.code, before.guards),
+                           code=_with_guards(s.code, s.guards), reason=c.reason)
+
+
+def _with_guards(code: str, guards: tuple[str, ...]) -> str:
+    return f"{code} (under {' and '.join(guards)})" if guards else code
 
 
 @static_check("PS205")

@@ -8,11 +8,12 @@ and the function a helper call reaches made part of it.
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import replace
 
 import libcst as cst
 
-from provscore.evidence.constants import is_literal_code, normalize
+from provscore.evidence.constants import is_literal_code, normalize, unparse
 from provscore.evidence.context import Context, Frame, RawItem
 from provscore.evidence.model import EvidenceKind, Shape
 from provscore.evidence.shapes import Shaper, assert_shape, parse_expr
@@ -53,10 +54,10 @@ def canonical(raw: RawItem, shaper: Shaper) -> tuple[EvidenceKind, str, Shape] |
         template, arity = _UNITTEST_AS_ASSERT[op]
         if len(args) < arity or set(kwargs) - {"msg"}:
             return None
-        expr = parse_expr(template.format(*(f"({ast.unparse(a)})" for a in args[:arity])))
+        expr = parse_expr(template.format(*(f"({unparse(a)})" for a in args[:arity])))
         if expr is None:
             return None
-        return EvidenceKind.ASSERT, normalize("assert " + ast.unparse(expr)), assert_shape(expr)
+        return EvidenceKind.ASSERT, normalize("assert " + unparse(expr)), assert_shape(expr)
     kind_name = _RAISES_METHODS.get(op) if raw.kind is EvidenceKind.UNITTEST else (
         op if raw.kind is EvidenceKind.RAISES and op in ("raises", "warns") else None)
     if kind_name is None:
@@ -66,15 +67,15 @@ def canonical(raw: RawItem, shaper: Shaper) -> tuple[EvidenceKind, str, Shape] |
     if exc is None:
         return None
     excs = exc.elts if isinstance(exc, ast.Tuple) else [exc]
-    names = tuple(sorted(ast.unparse(e) for e in excs))
+    names = tuple(sorted(unparse(e) for e in excs))
     pattern = kwargs.get("match") or kwargs.get("expected_regex")
     if pattern is None and op.endswith(("Regex", "Regexp")) and len(args) > 1:
         pattern = args[1]
     keywords: tuple[tuple[str, str], ...] = ()
     text = f"{kind_name}({', '.join(names)})"
     if pattern is not None:
-        keywords = (("match", ast.unparse(pattern)),)
-        text = f"{kind_name}({', '.join(names)}, match={ast.unparse(pattern)})"
+        keywords = (("match", unparse(pattern)),)
+        text = f"{kind_name}({', '.join(names)}, match={unparse(pattern)})"
     return EvidenceKind.RAISES, text, Shape(kind_name, names, keywords, subject=kind_name)
 
 
@@ -120,7 +121,7 @@ class Inliner:
                 if len(values) != 1 or values[0] is None:
                     continue
                 code = self.shaper.code(values[0])
-                if len(code) > _MAX_INLINE or name in code:
+                if len(code) > _MAX_INLINE or name in names_in(code):  # x = x + 1
                     continue
                 if fr.kind == "module" and not is_literal_code(code):
                     continue
@@ -129,23 +130,40 @@ class Inliner:
         return table
 
     def module_bindings(self) -> dict[str, str]:
-        """Module-level names bound exactly once, to any expression."""
+        """Module-level names bound exactly once, to any expression, and module-level
+        functions without parameters that return one expression (``"f()"``): what a
+        skip condition reads is judged by what it means."""
         out: dict[str, str] = {}
         for name, values in self.ctx.frames[0].bindings.items():
             if len(values) == 1 and values[0] is not None:
                 code = self.shaper.code(values[0])
-                if len(code) <= _MAX_INLINE and name not in code:
+                if len(code) <= _MAX_INLINE and name not in names_in(code):
                     out[name] = code
+        for f in self.ctx.defs:
+            if f.parent is not None and f.parent.kind == "module" and not f.is_test and \
+                    not f.bindings and len(f.returns) == 1 and f.returns[0] is not None and \
+                    isinstance(f.node, cst.FunctionDef) and not f.node.decorators:
+                code = self.shaper.code(f.returns[0])
+                if len(code) <= _MAX_INLINE:
+                    out[f"{f.name}()"] = code
         return out
+
+    def guard_text(self, node: cst.CSTNode, negated: bool, table: dict[str, str]) -> str:
+        """A condition around a check or a suppression, as it reads."""
+        return self._guard(node, negated, table)
 
     def _fixture_values(self) -> dict[str, str]:
         if not hasattr(self, "_fixtures"):
+            self._fixtures = {}  # a fixture's own table below must not inline fixtures
             out: dict[str, str] = {}
             for f in self.ctx.defs:
                 if f.fixture and f.parent is not None and f.parent.kind == "module" and \
                         len(f.returns) == 1 and f.returns[0] is not None:
-                    code = self.shaper.code(f.returns[0])
-                    if len(code) <= _MAX_INLINE:
+                    # The fixture's own locals bound once are inlined first (`c =
+                    # make(); return c` is `return make()`); a value still built from its
+                    # locals or parameters means nothing in the test and is not inlined.
+                    code = substitute(self.shaper.code(f.returns[0]), self._table(f))
+                    if len(code) <= _MAX_INLINE and not names_in(code) & set(f.bindings):
                         out[f.name] = code
             self._fixtures = out
         return self._fixtures
@@ -189,6 +207,16 @@ class Inliner:
         return f"not ({text})" if negated else text
 
 
+@functools.lru_cache(maxsize=16384)
+def names_in(code: str) -> frozenset[str]:
+    """The names an expression reads (empty when it does not parse)."""
+    try:
+        tree = ast.parse(code, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return frozenset()
+    return frozenset(n.id for n in ast.walk(tree) if isinstance(n, ast.Name))
+
+
 def _swap_comparison(code: str) -> str:
     """`assert 2 == f(x)` → `assert f(x) == 2` (the code keeps everything else)."""
     try:
@@ -200,7 +228,7 @@ def _swap_comparison(code: str) -> str:
             len(stmt.test.comparators) == 1:
         cmp = stmt.test
         cmp.left, cmp.comparators[0] = cmp.comparators[0], cmp.left
-        return ast.unparse(tree)
+        return unparse(tree)
     return code
 
 
@@ -218,8 +246,21 @@ def _call_target(ctx: Context, node: cst.CSTNode) -> str:
 
 
 class Substitute(ast.NodeTransformer):
+    """Names replaced by the code they stand for; a key ``"f()"`` replaces a call of ``f``
+    without arguments (a helper that returns one expression)."""
+
     def __init__(self, table: dict[str, str]) -> None:
         self.table = table
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        if isinstance(node.func, ast.Name) and not node.args and not node.keywords:
+            key = f"{node.func.id}()"
+            if key in self.table:
+                try:
+                    return ast.parse(f"({self.table[key]})", mode="eval").body
+                except SyntaxError:
+                    return node
+        return self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
         if isinstance(node.ctx, ast.Load) and node.id in self.table:
@@ -231,12 +272,15 @@ class Substitute(ast.NodeTransformer):
 
 
 def substitute(code: str, table: dict[str, str]) -> str:
-    if not any(name in code for name in table):
+    if not any(name.removesuffix("()") in code for name in table):
         return code
     for mode in ("eval", "exec"):
         try:
             tree = ast.parse(code, mode=mode)
         except SyntaxError:
             continue
-        return ast.unparse(Substitute(table).visit(tree))
+        try:
+            return ast.unparse(Substitute(table).visit(tree))
+        except (ValueError, RecursionError):  # see constants.unparse: keep the code as written
+            return code
     return code

@@ -91,6 +91,10 @@ class AssertionCollector(Collector):
         ctx = self.ctx
         names = ctx.qualnames(callee(dec))
         t = ctx.tables
+        if not isinstance(dec, cst.Call):
+            # `cases = pytest.mark.parametrize(...)` then `@cases`: the rows live where the
+            # mark was bound (module or class body).
+            dec = _bound_once(frame, dec) or dec
         if matches(names, t.hypothesis_given):
             ctx.items.append(RawItem(EvidenceKind.PROPERTY, dec, frame, dec, 0, op="given"))
             frame.evidence_count += 1
@@ -116,6 +120,20 @@ class AssertionCollector(Collector):
             elif values is not None:
                 ctx.items.append(RawItem(EvidenceKind.PARAM_ROW, values, frame, values, 0,
                                          op="rows", detail=names_code))
+
+
+def _bound_once(frame: Frame, dec: cst.BaseExpression) -> cst.Call | None:
+    """The call a decorator name is bound to, once, in a scope around the decorated def."""
+    if not isinstance(dec, cst.Name):
+        return None
+    scope = frame.parent
+    while scope is not None:
+        values = scope.bindings.get(dec.value)
+        if values is not None:
+            only = values[0] if len(values) == 1 else None
+            return only if isinstance(only, cst.Call) else None
+        scope = scope.parent
+    return None
 
 
 def _argnames(node: cst.BaseExpression | None) -> str:

@@ -16,6 +16,17 @@ from typing import Any
 import libcst as cst
 
 
+def unparse(node: ast.AST) -> str:
+    """``ast.unparse`` that never fails. Python 3.11 cannot write back an f-string whose
+    expression holds a backslash (3.12 can), and a tree provscore built (a name inlined
+    into an f-string) may hold one: then the node's dump stands in, as stable a key for
+    comparing two images, if less readable."""
+    try:
+        return ast.unparse(node)
+    except (ValueError, RecursionError):
+        return ast.dump(node)
+
+
 @functools.lru_cache(maxsize=65536)
 def normalize(code: str) -> str:
     """Code without comments or formatting: reformatting is not a change."""
@@ -25,7 +36,7 @@ def normalize(code: str) -> str:
             tree = ast.parse(candidate, mode=mode)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
-        return ast.unparse(tree)
+        return unparse(tree)
     return " ".join(text.split())
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import libcst as cst
 
@@ -20,8 +21,20 @@ from provscore.evidence.model import EvidenceKind, SuppressionKind
 from provscore.evidence.tables import Tables
 from provscore.names import AliasTable, dotted
 
-HelperLookup = Callable[[str, str], bool]
-"""(importing file path, qualified name) → is that name a helper oracle?"""
+
+class HelperLookup(Protocol):
+    """What other modules define, asked from a module that imports them (by the importing
+    file's path and the name's qualified name); answered by the call graph's index."""
+
+    def __call__(self, importer: str, qualname: str) -> bool:
+        """Is the name a helper oracle (a function that checks)?"""
+
+    def skip_kind(self, importer: str, qualname: str) -> SuppressionKind | None:
+        """What applying or calling the name suppresses: SKIP_MARK, XFAIL_MARK, or None."""
+
+    def transparent(self, importer: str, qualname: str, factory: bool) -> bool:
+        """Is the name a decorator (``factory``: a decorator factory) that always calls
+        the function it wraps and returns its result?"""
 
 
 @dataclass
@@ -71,6 +84,7 @@ class RawSuppression:
     target: str
     detail: str = ""
     frame: str = ""  # qualname of the function it sits in ("" at module level)
+    guards: tuple[tuple[cst.CSTNode, bool], ...] = ()
 
 
 @dataclass
@@ -111,6 +125,9 @@ class Context:
         # Run after `deferred`, when every item is known (guards, early returns).
         self.post_checks: list[Callable[[], None]] = []
         self.consumed: set[int] = set()  # nodes already reported through a parent call
+        # Decorators on tests that are neither marks nor known-safe: judged once the
+        # module's own skip helpers and transparent decorators are known.
+        self.unknown_decorators: list[tuple[cst.BaseExpression, Frame]] = []
 
     def guards(self) -> tuple[tuple[cst.CSTNode, bool], ...]:
         """Conditions inside the enclosing test function (not module-level ones)."""
@@ -150,10 +167,13 @@ class Context:
             fr.evidence_count += 1
 
     def suppress(self, kind: SuppressionKind, node: cst.CSTNode, detail: str = "",
-                 target: str | None = None, frame: str | None = None) -> None:
-        """Record a suppression; deferred callers pass the ``frame`` they were found in."""
+                 target: str | None = None, frame: str | None = None,
+                 guards: tuple[tuple[cst.CSTNode, bool], ...] = ()) -> None:
+        """Record a suppression; deferred callers pass the ``frame`` they were found in
+        and the ``guards`` (conditions inside the test) around it."""
         self.suppressions.append(RawSuppression(kind, node, target or self.target(), detail,
-                                                self.frame.qualname if frame is None else frame))
+                                                self.frame.qualname if frame is None else frame,
+                                                guards))
 
     def qualnames(self, node: cst.BaseExpression) -> set[str]:
         name = dotted(node)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import ast
 import gc
+import io
 import sys
 import textwrap
 import threading
+import tokenize
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
@@ -15,7 +17,7 @@ import libcst as cst
 from provscore.change.collection import CollectionConfig
 from provscore.evidence.anchors import Inliner, canonical, substitute
 from provscore.evidence.assertions import AssertionCollector
-from provscore.evidence.constants import normalize
+from provscore.evidence.constants import normalize, unparse
 from provscore.evidence.context import Collector, Context, Frame, HelperLookup
 from provscore.evidence.helpers import add_helper_calls, helper_oracles
 from provscore.evidence.limits import parse_refusal
@@ -29,6 +31,7 @@ from provscore.evidence.model import (
     TestDef,
 )
 from provscore.evidence.positions import first_line_node, locate
+from provscore.evidence.relayout import relayout
 from provscore.evidence.scope import (
     AliasCollector,
     BindingCollector,
@@ -37,6 +40,7 @@ from provscore.evidence.scope import (
     still_bound,
 )
 from provscore.evidence.shapes import Shaper
+from provscore.evidence.skip_helpers import resolve_skip_helpers, transparent_exports
 from provscore.evidence.suppressions.hooks import HookCollector
 from provscore.evidence.suppressions.marks import MarkCollector
 from provscore.evidence.suppressions.neutralised import NeutralisedCollector
@@ -139,9 +143,29 @@ def _extract(path: str, source: bytes, config: CollectionConfig, tables: Tables,
             gc.enable()
 
 
+def parse_module(source: bytes) -> cst.Module:
+    """libcst's tree of the source; where libcst's grammar refuses source that Python
+    accepts, the tree of its re-layout (:mod:`provscore.evidence.relayout`). Source that
+    neither accepts raises libcst's own syntax error (PS903)."""
+    try:
+        return cst.parse_module(source)
+    except cst.ParserSyntaxError as refused:
+        try:
+            tree = ast.parse(source)
+            text = source.decode(_source_encoding(source))
+        except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError,
+                MemoryError):
+            raise refused from None  # Python refuses it too: libcst's message says where
+        return cst.parse_module(relayout(tree, text))
+
+
+def _source_encoding(source: bytes) -> str:
+    return tokenize.detect_encoding(io.BytesIO(source).readline)[0]
+
+
 def _extract_file(path: str, source: bytes, config: CollectionConfig, tables: Tables,
                   helper_lookup: HelperLookup | None, collect_tests: bool) -> FileEvidence:
-    module = cst.parse_module(source)
+    module = parse_module(source)
     ctx = Context(path, config, tables, helper_lookup, collect_tests)
     collectors = [cls(ctx) for cls in COLLECTORS]
     Walker(ctx, collectors).walk(module)
@@ -149,11 +173,15 @@ def _extract_file(path: str, source: bytes, config: CollectionConfig, tables: Ta
         fn()
     for c in collectors:
         c.finish()
+    skip_exports = resolve_skip_helpers(ctx)
     helper_names = helper_oracles(ctx)
     add_helper_calls(ctx, helper_names)
     for fn in ctx.post_checks:  # guards see every item, helper calls included
         fn()
-    return _finalize(ctx, module, helper_names)
+    evidence = _finalize(ctx, module, helper_names)
+    transparent, factories = transparent_exports(ctx)
+    return replace(evidence, skip_helpers=tuple(sorted(skip_exports.items())),
+                   transparent=transparent, transparent_factories=factories)
 
 
 def _text_nodes(ctx: Context, defs: Iterable[Frame]) -> list[cst.CSTNode]:
@@ -168,6 +196,9 @@ def _text_nodes(ctx: Context, defs: Iterable[Frame]) -> list[cst.CSTNode]:
                       getattr(guard, "iter", guard)]
     for sup in ctx.suppressions:
         nodes += [sup.node, first_line_node(sup.node)]
+        for guard, _ in sup.guards:
+            nodes += [getattr(guard, "test", guard), getattr(guard, "target", guard),
+                      getattr(guard, "iter", guard)]
     for frame in [ctx.frames[0], *ctx.defs]:
         for values in frame.bindings.values():
             nodes += [v for v in values if v is not None]
@@ -225,10 +256,13 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
     # `HAS_BACKEND = False` with an unchanged `skipif(not HAS_BACKEND)` is a new skip.
     module_values = inliner.module_bindings()
     sups = [Suppression(s.kind, ctx.path, s.target,
-                        substitute(shaper.code(s.node), module_values), line_of(s.node),
-                        s.detail) for s in ctx.suppressions]
+                        _meaning(shaper.code(s.node), module_values), line_of(s.node),
+                        s.detail, tuple(_meaning(inliner.guard_text(n, neg, {}), module_values)
+                                        for n, neg in s.guards))
+            for s in ctx.suppressions]
     test_defs = [TestDef(f.node_id, f.name, line_of(f.node) if f.node else None,
-                         _def_body(shaper, f.node), _requested_fixtures(ctx, f.node))
+                         _def_body(shaper, f.node), _requested_fixtures(ctx, f.node),
+                         _argnames_of(ctx, f), ctx.config.runs_by_default(ctx.path))
                  for f in tests if isinstance(f.node, cst.FunctionDef)]
     skipping = {s.frame for s in ctx.suppressions
                 if s.kind in (SuppressionKind.RUNTIME_SKIP, SuppressionKind.SKIP_MARK,
@@ -237,9 +271,41 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
                              line_of(f.node) if f.node else None,
                              _def_code(shaper, f.node) if f.node else "", f.fixture,
                              _def_body(shaper, f.node) if f.node else "",
-                             f.qualname in skipping)
+                             f.qualname in skipping, f.qualname in helper_names,
+                             _fixture_params(ctx, shaper, f.node) if f.fixture else "")
                    for f in helper_frames]
     return FileEvidence(ctx.path, tuple(items), tuple(sups), tuple(test_defs), tuple(helper_defs))
+
+
+def _meaning(code: str, module_values: dict[str, str], depth: int = 4) -> str:
+    """``code`` with module constants and one-expression helpers inlined, repeatedly (a
+    constant defined from another one), so that a condition reads as what it means."""
+    for _ in range(depth):
+        inlined = substitute(code, module_values)
+        if inlined == code:
+            break
+        code = inlined
+    return code
+
+
+def _argnames_of(ctx: Context, frame: Frame) -> tuple[str, ...]:
+    """A test's parametrize argnames, from its rows (their detail holds them)."""
+    names = (n for raw in ctx.items if raw.frame is frame and raw.kind is EvidenceKind.PARAM_ROW
+             and raw.op in ("row", "rows") for n in raw.detail.split(","))
+    return tuple(dict.fromkeys(n for n in names if n))
+
+
+def _fixture_params(ctx: Context, shaper: Shaper, node: cst.CSTNode | None) -> str:
+    """The normalised ``params=`` of a fixture's decorator ("" without one)."""
+    if not isinstance(node, cst.FunctionDef):
+        return ""
+    for dec in node.decorators:
+        call = dec.decorator
+        if isinstance(call, cst.Call) and ctx.qualnames(call.func) & ctx.tables.fixture_decorators:
+            for arg in call.args:
+                if arg.keyword is not None and arg.keyword.value == "params":
+                    return shaper.code(arg.value)
+    return ""
 
 
 def _requested_fixtures(ctx: Context, node: cst.FunctionDef) -> tuple[str, ...]:
@@ -267,8 +333,8 @@ def _def_body(shaper: Shaper, node: cst.CSTNode) -> str:
     for stmt in tree.body:
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
             stmt.name = "_"
-            return ast.unparse(stmt)
-    return ast.unparse(tree)
+            return unparse(stmt)
+    return unparse(tree)
 
 
 def _def_code(shaper: Shaper, node: cst.CSTNode) -> str:

@@ -82,6 +82,9 @@ class Suppression:
     code: str
     line: int | None = field(default=None, compare=False)
     detail: str = ""
+    # Conditions inside the test under which it runs (`if sys.platform == "win32":`
+    # around a pytest.skip()): part of the suppression, as for evidence items.
+    guards: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,12 +94,15 @@ class TestDef:
     line: int | None
     body: str  # normalised code of the whole def minus its name, to follow renames and moves
     fixtures: tuple[str, ...] = ()  # fixtures it requests: parameters and usefixtures(...)
+    params: tuple[str, ...] = ()  # its parametrize argnames, in decorator order
+    runs_by_default: bool = True  # under base's testpaths: a bare `pytest` runs it
 
 
 @dataclass(frozen=True, slots=True)
 class HelperDef:
     """A non-test function that contains evidence (directly or through other helpers),
-    or a fixture: what a fixture returns is input and expected value of its tests."""
+    or a fixture: what a fixture returns is input of its tests (its literals, their
+    expected values), and a fixture that checks is a helper oracle."""
 
     qualname: str
     node_id: str
@@ -105,6 +111,8 @@ class HelperDef:
     is_fixture: bool
     body_key: str = ""  # the def with its name blanked: follows a move or a rename
     skips: bool = False  # its body skips or xfails (a fixture that does skips its tests)
+    has_evidence: bool = True  # it checks, directly or through other helpers
+    params: str = ""  # a fixture's `params=`: the inputs it feeds each test, like rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +124,12 @@ class FileEvidence:
     helpers: tuple[HelperDef, ...] = ()
     error: str | None = None  # why the source could not be classified (→ PS903)
     error_line: int | None = None
+    # What the module offers to modules that import it: names that skip or xfail when
+    # called or applied (skip helpers and aliases of marks), and decorators (or decorator
+    # factories) that always call the function they wrap.
+    skip_helpers: tuple[tuple[str, SuppressionKind], ...] = ()
+    transparent: tuple[str, ...] = ()
+    transparent_factories: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,9 @@ _MACHINERY = ("pytest_", "hookimpl", "unittest", "AssertionError", "builtins", "
 _MACHINERY_KINDS = frozenset({
     SuppressionKind.REPORT_HOOK, SuppressionKind.COLLECTION_HOOK,
     SuppressionKind.ASSERT_OVERRIDE, SuppressionKind.DYNAMIC})
+# Dynamic code (exec, __import__, import_module) is ordinary in a product (plugin loading);
+# in production code it counts only when it names a test framework.
+_FRAMEWORKS = ("pytest", "unittest", "hypothesis", "nose")
 
 
 def is_analysed(change: FileChange, role: PathRole, post: bytes | None) -> bool:
@@ -40,5 +43,6 @@ def machinery_only(ev: FileEvidence | None) -> FileEvidence | None:
     """A production module's evidence reduced to what tampers with the test machinery."""
     if ev is None or ev.error is not None:
         return ev
-    return replace(ev, items=(), tests=(), helpers=(),
-                   suppressions=tuple(s for s in ev.suppressions if s.kind in _MACHINERY_KINDS))
+    return replace(ev, items=(), tests=(), helpers=(), suppressions=tuple(
+        s for s in ev.suppressions if s.kind in _MACHINERY_KINDS and (
+            s.kind is not SuppressionKind.DYNAMIC or any(f in s.code for f in _FRAMEWORKS))))

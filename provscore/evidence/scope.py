@@ -185,7 +185,15 @@ def still_bound(frame: Frame) -> bool:
     return True
 
 
+# Functions that return the module a literal names (``__import__`` the top package).
+_MODULE_LOADERS = {"importlib.import_module": False, "__import__": True,
+                   "builtins.__import__": True, "importlib.__import__": True}
+
+
 class AliasCollector(Collector):
+    """Names bound to other names: imports, and assignments of names, attribute chains,
+    literal ``getattr``, calls (a mark factory's result) and literal module imports."""
+
     def visit_Import(self, node: cst.Import) -> None:
         self.ctx.aliases.add_import(node)
 
@@ -193,13 +201,55 @@ class AliasCollector(Collector):
         self.ctx.aliases.add_import_from(node)
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        value = callee(node.value)
-        name = dotted(value)
-        if name is None:
-            return
         for t in node.targets:
-            if isinstance(t.target, cst.Name):
-                self.ctx.aliases.bind(t.target.value, name)
+            self._bind(t.target, node.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self._bind(node.target, node.value)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._bind(node.target, node.value)
+
+    def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Tuple | cst.List) and isinstance(value, cst.Tuple | cst.List) \
+                and len(target.elements) == len(value.elements):
+            for t, v in zip(target.elements, value.elements, strict=True):
+                self._bind(t.value, v.value)
+            return
+        if not isinstance(target, cst.Name):
+            return
+        name = self._bound_name(value)
+        if name is not None:
+            self.ctx.aliases.bind(target.value, name)
+
+    def _bound_name(self, value: cst.BaseExpression) -> str | None:
+        """What ``x = value`` makes ``x`` stand for, as a dotted name."""
+        spelled = dotted(value)  # a name, an attribute chain, getattr(pytest, "skip")
+        if spelled is not None:
+            return spelled
+        if isinstance(value, cst.Call):
+            module = _module_loaded(self.ctx, value)
+            if module is not None:
+                return module
+        return dotted(callee(value))  # `skip = pytest.mark.skipif(...)`: the mark
+
+
+def _module_loaded(ctx: Context, call: cst.Call) -> str | None:
+    """``__import__("pytest")`` / ``importlib.import_module("pytest")``: the module the
+    call returns, when it is named by a literal (imports seen so far resolve the loader)."""
+    func = dotted(call.func)
+    if func is None or not call.args or call.args[0].keyword is not None:
+        return None
+    arg = call.args[0].value
+    if not isinstance(arg, cst.SimpleString) or not isinstance(arg.evaluated_value, str):
+        return None
+    module = arg.evaluated_value
+    for loader in ctx.aliases.resolve(func):
+        if loader in _MODULE_LOADERS:
+            top_only = _MODULE_LOADERS[loader] and len(call.args) < 4  # no fromlist
+            return module.split(".", 1)[0] if top_only else module
+    return None
 
 
 class ConditionCollector(Collector):

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 import libcst as cst
 
-from provscore.evidence.constants import UNKNOWN, literal_truth, normalize, static_value
+from provscore.evidence.constants import UNKNOWN, literal_truth, normalize, static_value, unparse
 from provscore.evidence.context import RawItem
 from provscore.evidence.model import EvidenceKind, Shape
 from provscore.evidence.positions import Spans
@@ -67,14 +67,14 @@ def _shape_of(kind: EvidenceKind, op: str, text: str, settings: str) -> Shape:
         return assert_shape(expr)
     if isinstance(expr, ast.Call):
         op = op or (_ast_name(expr.func) or "call")
-        operands = tuple(ast.unparse(a) for a in expr.args if not isinstance(a, ast.Starred))
+        operands = tuple(unparse(a) for a in expr.args if not isinstance(a, ast.Starred))
         kws = _ast_keywords(expr)
         if settings:
             settings_call = parse_expr(settings)
             if isinstance(settings_call, ast.Call):
                 kws = tuple(sorted(kws + _ast_keywords(settings_call)))
         if kind is EvidenceKind.MOCK and isinstance(expr.func, ast.Attribute):
-            subject = ast.unparse(expr.func.value)
+            subject = unparse(expr.func.value)
         elif kind in (EvidenceKind.UNITTEST, EvidenceKind.LIBRARY) and operands:
             subject = operands[0]
         else:
@@ -103,7 +103,7 @@ def _ast_name(func: ast.expr) -> str:
 def _ast_keywords(call: ast.Call) -> tuple[tuple[str, str], ...]:
     """The call's own keywords, plus those of approx()/isclose() calls inside it (prefixed
     ``approx.``): a tolerance is a property of the comparison it modifies."""
-    found = [(k.arg, ast.unparse(k.value)) for k in call.keywords if k.arg is not None]
+    found = [(k.arg, unparse(k.value)) for k in call.keywords if k.arg is not None]
     found += _approx_keywords(call.args)
     return tuple(sorted(found))
 
@@ -113,7 +113,7 @@ def _approx_keywords(nodes: Iterable[ast.AST]) -> list[tuple[str, str]]:
     for root in nodes:
         for sub in ast.walk(root):
             if isinstance(sub, ast.Call) and _ast_name(sub.func) in _APPROX_NAMES:
-                found += [(f"approx.{k.arg}", ast.unparse(k.value)) for k in sub.keywords
+                found += [(f"approx.{k.arg}", unparse(k.value)) for k in sub.keywords
                           if k.arg is not None]
                 found.append(("approx", "1"))
     return found
@@ -122,7 +122,7 @@ def _approx_keywords(nodes: Iterable[ast.AST]) -> list[tuple[str, str]]:
 def _operand(node: ast.expr) -> str:
     """An operand without approx/isclose keywords: tolerances are compared as keywords
     (wider is weaker), not as a changed operand."""
-    code = ast.unparse(node)
+    code = unparse(node)
     if not any(name in code for name in _APPROX_NAMES):
         return code
     try:  # a private copy: the keywords are removed in place
@@ -132,7 +132,7 @@ def _operand(node: ast.expr) -> str:
     for sub in ast.walk(tree):
         if isinstance(sub, ast.Call) and _ast_name(sub.func) in _APPROX_NAMES:
             sub.keywords = []
-    return ast.unparse(tree)
+    return unparse(tree)
 
 
 _AST_COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">",
@@ -152,11 +152,11 @@ def assert_shape(expr: ast.expr) -> Shape:
             return Shape("not None", (left,), kws, 1, taut, left)
         return Shape(op, (left, right), kws, 1, taut, left)
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
-        inner = ast.unparse(expr.operand)
+        inner = unparse(expr.operand)
         return Shape("not", (inner,), kws, 1, taut, inner)
-    code = ast.unparse(expr)
+    code = unparse(expr)
     if isinstance(expr, ast.Call) and _ast_name(expr.func) in _TRUTHY_CALLS:
-        subject = ast.unparse(expr.args[0]) if expr.args else code
+        subject = unparse(expr.args[0]) if expr.args else code
         return Shape(f"truthy:{_ast_name(expr.func)}", (code,), kws, 1, taut, subject)
     return Shape("truthy", (code,), kws, 1, taut, code)
 
@@ -173,7 +173,7 @@ def _ast_tautology(expr: ast.expr) -> bool:
         return any(_ast_tautology(v) for v in expr.values)
     if isinstance(expr, ast.Compare) and len(expr.ops) == 1 and \
             isinstance(expr.ops[0], ast.Eq | ast.Is | ast.LtE | ast.GtE):
-        return ast.unparse(expr.left) == ast.unparse(expr.comparators[0])
+        return unparse(expr.left) == unparse(expr.comparators[0])
     return False
 
 

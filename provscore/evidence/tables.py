@@ -16,6 +16,7 @@ class Tables:
     skip_marks: frozenset[str]
     xfail_marks: frozenset[str]
     runtime_skips: frozenset[str]
+    import_exits: frozenset[str]
     skip_methods: frozenset[str]
     swallowing_calls: frozenset[str]
     swallowed_exceptions: frozenset[str]
@@ -51,6 +52,7 @@ class Tables:
         return cls(
             skip_marks=frozenset(s["skip_marks"]), xfail_marks=frozenset(s["xfail_marks"]),
             runtime_skips=frozenset(s["runtime_skips"]), skip_methods=frozenset(s["skip_methods"]),
+            import_exits=frozenset(s["import_exits"]),
             swallowing_calls=frozenset(s["swallowing_calls"]),
             swallowed_exceptions=frozenset(s["swallowed_exceptions"]),
             collection_hooks=frozenset(s["collection_hooks"]),

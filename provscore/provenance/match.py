@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import difflib
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from provscore.evidence.model import (
     EvidenceItem,
@@ -28,6 +28,8 @@ from provscore.provenance.model import (
     TestChange,
     TestStatus,
 )
+from provscore.provenance.renames import argname_renames, renamed_item
+from provscore.provenance.skip_strength import compare_suppressions
 from provscore.provenance.strength import Strength, compare
 
 # --------------------------------------------------------------------------- tests
@@ -49,7 +51,7 @@ def match_tests(pairs: Sequence[FilePair]) -> tuple[tuple[TestChange, ...], dict
             post[t.node_id] = t
     changes: list[TestChange] = []
     idmap: dict[str, str] = {}
-    for key in [k for k in pre if k in post]:
+    for key in [k for k in pre if k in post and _still_runs(pre[k], post[k])]:
         idmap[pre[key].node_id] = key
         moved = pre[key].node_id != key
         changes.append(TestChange(TestStatus.MOVED if moved else TestStatus.KEPT,
@@ -59,7 +61,8 @@ def match_tests(pairs: Sequence[FilePair]) -> tuple[tuple[TestChange, ...], dict
     for key, t in post.items():
         by_body[t.body].append(key)
     for key in list(pre):
-        candidates = [k for k in by_body.get(pre[key].body, []) if k in post]
+        candidates = [k for k in by_body.get(pre[key].body, [])
+                      if k in post and _still_runs(pre[key], post[k])]
         if candidates:
             dest = candidates[0]
             idmap[pre[key].node_id] = dest
@@ -69,12 +72,19 @@ def match_tests(pairs: Sequence[FilePair]) -> tuple[tuple[TestChange, ...], dict
     post_names = _unique_names(post.values())
     for name, key in pre_names.items():
         dest_key = post_names.get(name)
-        if dest_key is not None and key in pre and dest_key in post:
+        if dest_key is not None and key in pre and dest_key in post and \
+                _still_runs(pre[key], post[dest_key]):
             idmap[pre[key].node_id] = dest_key
             changes.append(TestChange(TestStatus.MOVED, pre.pop(key), post.pop(dest_key)))
     changes += [TestChange(TestStatus.REMOVED, t, None) for t in pre.values()]
     changes += [TestChange(TestStatus.ADDED, None, t) for t in post.values()]
     return tuple(sorted(changes, key=lambda c: c.node_id)), idmap
+
+
+def _still_runs(before: TestDef, after: TestDef) -> bool:
+    """A test moved out of base's testpaths no longer runs with a bare ``pytest``: that is
+    a removal (PS106), not a move."""
+    return after.runs_by_default or not before.runs_by_default
 
 
 def _unique_names(tests: Iterable[TestDef]) -> dict[str, str]:
@@ -106,13 +116,17 @@ def _multiset_match(pre: list[EvidenceItem], post: list[EvidenceItem],
 
 
 def classify_items(pairs: Sequence[FilePair], idmap: dict[str, str], strength: Strength,
-                   helper_renames: dict[str, str] | None = None) -> list[ClassifiedItem]:
+                   helper_renames: dict[str, str] | None = None,
+                   argnames: Mapping[str, Mapping[str, str]] | None = None
+                   ) -> list[ClassifiedItem]:
+    """``argnames``: per base test, the parametrize argnames the patch renamed."""
     pre_items: list[EvidenceItem] = []
     post_items: list[EvidenceItem] = []
     renames: dict[str, tuple[str | None, str | None]] = {}
     for p in pairs:
         if p.pre:
-            pre_items += p.pre.items
+            pre_items += [renamed_item(it, argnames[it.node_id])
+                          if argnames and it.node_id in argnames else it for it in p.pre.items]
             renames[p.pre.path] = (p.old_path, p.new_path)
         if p.post:
             post_items += p.post.items
@@ -180,8 +194,10 @@ def _pair_by_similarity(olds: list[EvidenceItem], news: list[EvidenceItem], *, r
                 # A removed row and an added row are one changed row only when they look alike.
                 pairable = ratio >= 0.5
             else:
-                # Two checks are one modified check when they test the same thing.
-                pairable = same_subject or (same_kind and (same_expected or ratio >= 0.9))
+                # Two checks are one modified check when they test the same thing, or the
+                # same pieces rearranged (`f(x) == y` → `f(y) == x`).
+                pairable = same_subject or (same_kind and (
+                    same_expected or ratio >= 0.9 or sorted(a.code) == sorted(b.code)))
             if pairable:
                 scored.append((ratio + same_kind + same_subject, i, j))
     scored.sort(key=lambda t: (-t[0], t[1], t[2]))
@@ -202,31 +218,80 @@ def _pair_by_similarity(olds: list[EvidenceItem], news: list[EvidenceItem], *, r
 # --------------------------------------------------------------------------- suppressions, helpers
 
 def classify_suppressions(pairs: Sequence[FilePair], idmap: dict[str, str],
-                          added_tests: frozenset[str],
+                          added_tests: frozenset[str], strength: Strength,
                           moved_into: frozenset[str] = frozenset()
                           ) -> list[ClassifiedSuppression]:
-    """Suppressions before and after. One on a test the patch added is harmless (that
-    test does not vote) unless preexisting evidence was moved into that test."""
-    pre: list[tuple[tuple[str, str, str], Suppression]] = []
-    post: dict[tuple[str, str, str], list[Suppression]] = defaultdict(list)
+    """Suppressions before and after, matched by target, kind, code and conditions; what
+    is left is paired by target and kind and judged by meaning (an edited skip that
+    suppresses in fewer cases is no new suppression). One on a test the patch added is
+    harmless (that test does not vote) unless preexisting evidence was moved into it."""
+    pre: list[tuple[SuppressionKey, Suppression]] = []
+    post: dict[SuppressionKey, list[Suppression]] = defaultdict(list)
+    base_tests = {idmap.get(t.node_id) or _rekey(t.node_id, p.old_path, p.new_path)
+                  for p in pairs if p.pre for t in p.pre.tests}
     for p in pairs:
         for s in p.pre.suppressions if p.pre else ():
             target = idmap.get(s.node_id) or _rekey(s.node_id, p.old_path, p.new_path)
-            pre.append(((target, s.kind.value, s.code), s))
+            pre.append(((target, s.kind.value, s.code, s.guards), s))
         for s in p.post.suppressions if p.post else ():
-            post[(s.node_id, s.kind.value, s.code)].append(s)
-    out: list[ClassifiedSuppression] = []
+            post[(s.node_id, s.kind.value, s.code, s.guards)].append(s)
+    removed: list[tuple[SuppressionKey, Suppression]] = []
     for key, s in pre:
         bucket = post.get(key)
         if bucket:
             bucket.pop(0)
         else:
-            out.append(ClassifiedSuppression(Provenance.AGENT_REMOVED, s, "pre"))
-    for sups in post.values():
-        for s in sups:
-            out.append(ClassifiedSuppression(
-                Provenance.AGENT_ADDED, s, "post",
-                target_added=s.node_id in added_tests and s.node_id not in moved_into))
+            removed.append((key, s))
+    added = [(key, s) for key, sups in post.items() for s in sups]
+    out: list[ClassifiedSuppression] = []
+    for before, after in _pair_suppressions(removed, added):
+        if after is None:
+            if before is not None:
+                out.append(ClassifiedSuppression(Provenance.AGENT_REMOVED, before, "pre"))
+            continue
+        if before is None:
+            new_target = (after.node_id in added_tests or _new_class(after, base_tests)) and \
+                after.node_id not in moved_into
+            out.append(ClassifiedSuppression(Provenance.AGENT_ADDED, after, "post",
+                                             target_added=new_target))
+            continue
+        mod, reason = compare_suppressions(before, after, strength.domains)
+        if mod is not None:
+            out.append(ClassifiedSuppression(Provenance.AGENT_MODIFIED, after, "post",
+                                             modification=mod, reason=reason, before=before))
+    return out
+
+
+SuppressionKey = tuple[str, str, str, tuple[str, ...]]
+
+
+def _new_class(s: Suppression, base_tests: set[str]) -> bool:
+    """A suppression in a class none of whose tests exist at base (``setUp`` of a new test
+    class), on the instance (``self.x = ...``): it reaches only tests the patch added."""
+    target = s.node_id
+    if "::" not in target or any(t == target or t.startswith(target + "::")
+                                 for t in base_tests):
+        return False
+    return s.code.startswith(("self.", "cls.")) or s.kind is not SuppressionKind.ASSERT_OVERRIDE
+
+
+def _pair_suppressions(removed: list[tuple[SuppressionKey, Suppression]],
+                       added: list[tuple[SuppressionKey, Suppression]]
+                       ) -> list[tuple[Suppression | None, Suppression | None]]:
+    """Each removed suppression with the most similar added one of the same target and
+    kind, if any; then the added ones left over."""
+    left = list(added)
+    out: list[tuple[Suppression | None, Suppression | None]] = []
+    for key, before in removed:
+        same = [(i, s) for i, (k, s) in enumerate(left) if k[:2] == key[:2]]
+        if not same:
+            out.append((before, None))
+            continue
+        i, after = max(same, key=lambda t: difflib.SequenceMatcher(
+            None, before.code, t[1].code, autojunk=False).ratio())
+        left.pop(i)
+        out.append((before, after))
+    out += [(None, s) for _, s in left]
     return out
 
 
@@ -318,14 +383,14 @@ def classify(pairs: Sequence[FilePair], strength: Strength,
     tests, idmap = match_tests(pairs)
     added = frozenset(t.node_id for t in tests if t.status is TestStatus.ADDED)
     helpers, renames = classify_helpers(pairs)
-    items = classify_items(pairs, idmap, strength, renames)
+    items = classify_items(pairs, idmap, strength, renames, argname_renames(tests))
     items.sort(key=lambda c: (c.item.path, c.item.line or 0, c.item.code))
     # Tests that received preexisting evidence from another test.
     moved_into = frozenset(c.post.node_id for c in items
                            if c.provenance is Provenance.PREEXISTING and c.pre is not None
                            and c.post is not None and c.post.node_id != c.pre.node_id
                            and idmap.get(c.pre.node_id) != c.post.node_id)
-    sups = classify_suppressions(pairs, idmap, added, moved_into)
+    sups = classify_suppressions(pairs, idmap, added, strength, moved_into)
     skipping = skipping_fixtures | {h.qualname.rsplit(".", 1)[-1] for p in pairs
                                     for ev in (p.pre, p.post) if ev for h in ev.helpers
                                     if h.is_fixture and h.skips}

@@ -33,8 +33,12 @@ class ClassifiedItem:
 class ClassifiedSuppression:
     provenance: Provenance
     suppression: Suppression
-    side: str  # "post" for added, "pre" for removed
+    side: str  # "post" for added and modified, "pre" for removed
     target_added: bool = False  # it suppresses a test the patch itself added
+    # agent_modified: how an edited suppression changed (provenance.skip_strength)
+    modification: Modification | None = None
+    reason: str = ""
+    before: Suppression | None = None
 
 
 class TestStatus(enum.StrEnum):

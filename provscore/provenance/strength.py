@@ -10,6 +10,7 @@ from typing import Any
 from provscore.evidence.constants import is_literal_code
 from provscore.evidence.model import EvidenceItem, EvidenceKind, Shape
 from provscore.model import Modification
+from provscore.provenance.conditions import NO_DOMAINS, Domains
 from provscore.provenance.model import FAMILY
 
 
@@ -22,21 +23,32 @@ class Strength:
     tolerance: frozenset[str]  # a larger value is a looser check
     precision: frozenset[str]  # a smaller value is a looser check
     narrowing: frozenset[str]  # dropping it loosens the check
+    # What is known of condition subjects' values ([conditions]).
+    domains: Domains = NO_DOMAINS
 
     @classmethod
-    def from_patterns(cls, section: Mapping[str, Any]) -> Strength:
+    def from_patterns(cls, section: Mapping[str, Any],
+                      conditions: Mapping[str, Any] | None = None) -> Strength:
+        known = conditions or {}
+        domains = Domains({str(k): tuple(_tuples(v)) for k, v in known.get("domains", {}).items()},
+                          {str(k): (_tuple(v[0]), _tuple(v[1]))
+                           for k, v in known.get("ranges", {}).items()})
         return cls(
             groups=tuple(tuple(frozenset(g) for g in section.get(table, []))
                          for table in ("unittest_groups", "mock_groups", "numpy_groups")),
             tolerance=frozenset(section.get("tolerance_keywords", [])),
             precision=frozenset(section.get("precision_keywords", [])),
-            narrowing=frozenset(section.get("narrowing_keywords", [])))
+            narrowing=frozenset(section.get("narrowing_keywords", [])),
+            domains=domains)
 
     def rank(self, shape: Shape, kind: EvidenceKind) -> int | None:
         """0 for the strongest kind of check; None when the check has no rank."""
         if kind is EvidenceKind.ASSERT:
             if shape.op.startswith("truthy:"):
                 return 3
+            if shape.op in ("!=", "is not") and len(shape.operands) == 2 and \
+                    is_literal_code(shape.operands[1]):
+                return _ASSERT_RANK["not None"]  # excludes one value: weaker than truthiness
             return _ASSERT_RANK.get(shape.op)
         for table in self.groups:
             for rank, group in enumerate(table):
@@ -45,8 +57,19 @@ class Strength:
         return None
 
 
+# Larger is weaker. `x is not None` is weaker than a truthiness check: False, 0 and ""
+# pass it.
+def _tuple(value: Any) -> Any:
+    """TOML has arrays where Python conditions compare tuples."""
+    return tuple(_tuple(v) for v in value) if isinstance(value, list) else value
+
+
+def _tuples(values: list[Any]) -> list[Any]:
+    return [_tuple(v) for v in values]
+
+
 _ASSERT_RANK = {"==": 0, "is": 0, "cmp": 1, "in": 1, "not in": 1, "<": 1, ">": 1, "<=": 1,
-                ">=": 1, "!=": 2, "is not": 2, "not None": 3, "not": 3, "truthy": 3}
+                ">=": 1, "!=": 2, "is not": 2, "not": 3, "truthy": 3, "not None": 4}
 
 
 def _number(code: str) -> float | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from provscore.evidence.constants import constant_truth
 from provscore.evidence.context import Collector, Context, callee
 from provscore.evidence.model import SuppressionKind
 from provscore.evidence.suppressions.common import call_names, mark_kind
@@ -16,6 +17,9 @@ class MarkCollector(Collector):
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
         self._skip_calls: set[int] = set()  # x.skipTest(...) already reported as a call
+        # Values bound to a name (`skip = pytest.mark.skip`): a mark stored is not a mark
+        # applied, only its uses apply it; a runtime skip *called* there still skips.
+        self._bound: set[int] = set()
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
@@ -23,13 +27,15 @@ class MarkCollector(Collector):
         target = ctx.target()
         if isinstance(func, cst.Attribute) and func.attr.value in ctx.tables.skip_methods:
             self._skip_calls.add(id(func))
-            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, detail=func.attr.value)
+            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, detail=func.attr.value,
+                         guards=ctx.guards())
             return
         if is_dynamic_getattr(node) or (isinstance(func, cst.Name) and func.value == "vars"
                                         and node.args):
             ctx.deferred.append(lambda: self._dynamic(node, target))
         frame = ctx.frame.qualname
-        ctx.deferred.append(lambda: self._call(node, target, frame))
+        exits, guards = self._exits_end_the_run(), ctx.guards()
+        ctx.deferred.append(lambda: self._call(node, target, frame, exits, guards))
         # `collect_ignore.append(...)` and friends
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and \
                 func.value.value in ctx.tables.collection_variables:
@@ -45,18 +51,41 @@ class MarkCollector(Collector):
             ctx.suppress(SuppressionKind.DYNAMIC, node, target=target,
                          detail="framework attribute reached dynamically")
 
-    def _call(self, node: cst.Call, target: str, frame: str = "") -> None:
+    def _exits_end_the_run(self) -> bool:
+        """Whether a process exit here ends collection: at import time of the module (not
+        under a statically false ``if`` such as ``__name__ == "__main__"``), or anywhere in
+        a conftest.py (its hooks and fixtures run in the session, outside any test)."""
+        ctx = self.ctx
+        if any(isinstance(c, cst.If) and constant_truth(c.test) is negated
+               for c, negated, _ in ctx.conds):
+            return False
+        return ctx.path.rsplit("/", 1)[-1] == "conftest.py" or \
+            all(fr.kind != "func" for fr in ctx.frames)
+
+    def _call(self, node: cst.Call, target: str, frame: str = "", exits: bool = False,
+              guards: tuple[tuple[cst.CSTNode, bool], ...] = ()) -> None:
         ctx = self.ctx
         if id(node) in ctx.consumed:
             return
         names = call_names(ctx, node)
         kind = mark_kind(ctx.tables, names)
         t = ctx.tables
+        bound = id(node) in self._bound
         if kind is not None:
             ctx.consumed.add(id(node.func))
-            ctx.suppress(kind, node, target=target, frame=frame)
+            if not bound:
+                ctx.suppress(kind, node, target=target, frame=frame)
         elif matches(names, t.runtime_skips):
-            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, target=target, frame=frame)
+            # `s = getattr(pytest, "skip")` only takes the function; `np =
+            # pytest.importorskip("numpy")` calls it.
+            if not (bound and dotted(node) is not None):
+                ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, target=target, frame=frame,
+                             guards=guards)
+        elif exits and matches(names, t.import_exits):
+            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, target=target, frame=frame,
+                         detail="ends the test process before any test runs", guards=guards)
+        elif bound:
+            return  # `mod = importlib.import_module(name)`: the uses of mod are resolved
         elif matches(names, t.dynamic_calls):
             ctx.suppress(SuppressionKind.DYNAMIC, node, target=target, frame=frame,
                          detail="code built at run time cannot be classified")
@@ -82,7 +111,7 @@ class MarkCollector(Collector):
 
     def _bare_mark(self, node: cst.Name | cst.Attribute, target: str) -> None:
         ctx = self.ctx
-        if id(node) in ctx.consumed:
+        if id(node) in ctx.consumed or id(node) in self._bound:
             return
         name = dotted(node)
         if name is None or (isinstance(node, cst.Name) and not ctx.aliases.imported(name)
@@ -100,21 +129,37 @@ class MarkCollector(Collector):
         target = self.ctx.target()
         exc = node.exc
         frame = self.ctx.frame.qualname
-        self.ctx.deferred.append(lambda: self._raise(node, exc, target, frame))
+        exits, guards = self._exits_end_the_run(), self.ctx.guards()
+        self.ctx.deferred.append(lambda: self._raise(node, exc, target, frame, exits, guards))
 
-    def _raise(self, node: cst.Raise, exc: cst.BaseExpression, target: str,
-               frame: str) -> None:
+    def _raise(self, node: cst.Raise, exc: cst.BaseExpression, target: str, frame: str,
+               exits: bool, guards: tuple[tuple[cst.CSTNode, bool], ...]) -> None:
         ctx = self.ctx
-        if matches(ctx.qualnames(callee(exc)), ctx.tables.runtime_skips):
+        names = ctx.qualnames(callee(exc))
+        if matches(names, ctx.tables.runtime_skips):
             ctx.consumed.add(id(exc))
-            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, target=target, frame=frame)
+            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, target=target, frame=frame,
+                         guards=guards)
+        elif exits and matches(names, ctx.tables.import_exits):
+            ctx.consumed.add(id(exc))
+            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, target=target, frame=frame,
+                         detail="ends the test process before any test runs", guards=guards)
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        consumed = self.ctx.consumed
         for t in node.targets:
-            if isinstance(t.target, cst.Name):
-                consumed.add(id(t.target))
-                if t.target.value != "pytestmark":
-                    # `skip = pytest.mark.skip` defines an alias; only its uses apply it.
-                    consumed.add(id(node.value))
-                    consumed.add(id(callee(node.value)))
+            self._bind(t.target, node.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self._bind(node.target, node.value)
+
+    def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Tuple | cst.List) and isinstance(value, cst.Tuple | cst.List) \
+                and len(target.elements) == len(value.elements):
+            for t, v in zip(target.elements, value.elements, strict=True):
+                self._bind(t.value, v.value)
+        elif isinstance(target, cst.Name):
+            self._bound.add(id(target))
+            # pytestmark applies what it is bound to, to every test of the module.
+            if target.value != "pytestmark":
+                self._bound.update((id(value), id(callee(value))))

@@ -1,0 +1,158 @@
+"""Runner options judged by effect: does a change let fewer tests run or fewer failures count?
+
+pytest options (in ``addopts``, in tox's commands) and ini keys are classified by the one
+table in ``rules/patterns.toml`` ``[runner_options]``: options that collect more tests, that
+narrow the run, that loosen or tighten outcomes, and that only change what is printed.
+Adding a narrowing or loosening option, or removing a collecting or tightening one, is a
+loosening (PS205); so is an option the table does not know ("unknown effect"). Reporting
+options (``-ra`` → ``-rfEX``, ``-q``, ``--tb``, ``--durations``) are no change at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigChange:
+    """One loosening of the runner configuration (PS205)."""
+
+    path: str
+    option: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class OptionEffects:
+    """The ``[runner_options]`` table."""
+
+    collects: frozenset[str] = frozenset()
+    narrows: frozenset[str] = frozenset()
+    loosens: frozenset[str] = frozenset()
+    tightens: frozenset[str] = frozenset()
+    reports: frozenset[str] = frozenset()
+    takes_value: frozenset[str] = frozenset()
+    collect_keys: tuple[str, ...] = ()
+    exclude_keys: tuple[str, ...] = ()
+    loosening_keys: tuple[str, ...] = ()
+    reporting_keys: tuple[str, ...] = ()
+
+    @classmethod
+    def from_patterns(cls, table: Mapping[str, Any]) -> OptionEffects:
+        def words(key: str) -> frozenset[str]:
+            return frozenset(str(w) for w in table.get(key, ()))
+
+        return cls(words("collects"), words("narrows"), words("loosens"), words("tightens"),
+                   words("reports"), words("takes_value"),
+                   tuple(table.get("collect_keys", ())), tuple(table.get("exclude_keys", ())),
+                   tuple(table.get("loosening_keys", ())),
+                   tuple(table.get("reporting_keys", ())))
+
+    def _short_name(self, token: str) -> str:
+        """``-rfEX`` → ``-r``, ``-knot slow`` → ``-k``, ``--tb=short`` → ``--tb``."""
+        if token.startswith("--"):
+            return token.split("=", 1)[0]
+        if len(token) > 2 and token[:2] in self.takes_value:
+            return token[:2]
+        return token
+
+    def options(self, tokens: Sequence[str]) -> list[tuple[str, str]]:
+        """(name, as written) of every option; a detached value joins its option."""
+        out: list[tuple[str, str]] = []
+        i = 0
+        while i < len(tokens):
+            tok = tokens[i]
+            name = self._short_name(tok)
+            if name in self.takes_value and name == tok and i + 1 < len(tokens):
+                out.append((name, f"{tok} {tokens[i + 1]}"))
+                i += 2
+                continue
+            if tok.startswith("-"):
+                out.append((name, tok))
+            i += 1
+        return out
+
+    def effect(self, name: str, written: str) -> str:
+        """collects | narrows | loosens | tightens | reports | unknown."""
+        if written in self.reports or written.replace("=", " ", 1) in self.reports:
+            return "reports"
+        if name in ("-W", "--pythonwarnings"):
+            value = written.split(None, 1)[-1].split("=", 1)[-1]
+            return "tightens" if value.startswith("error") else "loosens"
+        if name == "-p":
+            return "loosens"  # disabling or loading a plugin can change every outcome
+        for effect in ("collects", "narrows", "loosens", "tightens", "reports"):
+            if name in getattr(self, effect):
+                return effect
+        if len(name) > 2 and name[0] == "-" and name[1] != "-" and \
+                all(f"-{c}" in self.reports for c in name[1:]):
+            return "reports"  # bundled short flags: -qq, -vs
+        return "unknown"
+
+
+_LOOSER_WHEN = {"narrows": "added", "loosens": "added", "unknown": "added",
+                "collects": "removed", "tightens": "removed"}
+_WHY = {"narrows": "runs fewer tests", "loosens": "counts fewer failures",
+        "collects": "collects fewer tests", "tightens": "counts fewer failures",
+        "unknown": "unknown effect"}
+
+
+def option_changes(before: Sequence[str], after: Sequence[str], effects: OptionEffects,
+                   path: str, option: str, verb: str = "") -> list[ConfigChange]:
+    """Loosenings between two option lists (each option matched as written)."""
+    pre, post = effects.options(before), effects.options(after)
+    remaining = [w for _, w in pre]
+    added: list[tuple[str, str]] = []
+    for name, written in post:
+        if written in remaining:
+            remaining.remove(written)
+        else:
+            added.append((name, written))
+    removed = [(n, w) for n, w in pre if w in remaining]
+    out: list[ConfigChange] = []
+    for side, options in (("added", added), ("removed", removed)):
+        for name, written in options:
+            effect = effects.effect(name, written)
+            if _LOOSER_WHEN.get(effect) == side:
+                word = "adds" if side == "added" else "removes"
+                note = f" ({_WHY[effect]})" if effect == "unknown" else f": {_WHY[effect]}"
+                out.append(ConfigChange(path, option, f"{verb}{word} {written}{note}"))
+    return out
+
+
+# What pytest collects when a collect key is not set ("" for testpaths: everything).
+_DEFAULTS = {"testpaths": "", "python_files": "test_*.py *_test.py", "python_classes": "Test",
+             "python_functions": "test"}
+
+
+def ini_changes(before: Mapping[str, str], after: Mapping[str, str], effects: OptionEffects,
+                path: str) -> list[ConfigChange]:
+    """Loosenings between two ini sections (lists compared as sets of entries)."""
+    out: list[ConfigChange] = []
+    for key in effects.collect_keys:
+        old = before.get(key, _DEFAULTS.get(key, "")).split()
+        new = after.get(key, _DEFAULTS.get(key, "")).split()
+        gone = sorted(set(old) - set(new))
+        if gone or (not old and new):  # testpaths set where everything was collected
+            what = f"removes {' '.join(gone)}" if gone else f"now only {' '.join(new)}"
+            out.append(ConfigChange(path, key, f"{key}: {what} (collects fewer tests)"))
+    for key in effects.exclude_keys:
+        extra = sorted(set((after.get(key) or "").split()) -
+                       set((before.get(key) or "").split()))
+        if extra:
+            out.append(ConfigChange(path, key, f"{key}: adds {' '.join(extra)} "
+                                               "(collects fewer tests)"))
+    for key in effects.loosening_keys:
+        a, b = before.get(key), after.get(key)
+        if a != b and not (key == "xfail_strict" and str(b).lower() in ("true", "1")) and \
+                not (key in ("strict_markers", "strict") and str(b).lower() in ("true", "1")):
+            out.append(ConfigChange(path, key, f"{key}: {a!r} → {b!r}"))
+    known = {*effects.collect_keys, *effects.exclude_keys, *effects.loosening_keys,
+             *effects.reporting_keys, "addopts"}
+    for key in sorted((set(before) | set(after)) - known):
+        if before.get(key) != after.get(key):
+            out.append(ConfigChange(path, key, f"{key}: {before.get(key)!r} → "
+                                               f"{after.get(key)!r} (unknown effect)"))
+    return out

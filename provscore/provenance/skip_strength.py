@@ -1,0 +1,135 @@
+"""Judging an edited skip or xfail by meaning: when it suppresses, and how.
+
+A suppression suppresses when every condition around it holds and its own condition
+does (``skipif(cond)``, ``skipIf``, ``skipUnless`` negated, ``xfail(cond)``; a plain
+``skip`` or a runtime ``pytest.skip()`` always). An edit that suppresses in fewer cases
+(a narrowed version bound), or that makes an xfail stricter (``strict=True``, ``raises=``)
+is no new suppression; one that suppresses in more cases, turns ``strict`` off or stops the
+test running (``run=False``) is a new one; rewording the reason is nothing; anything whose
+effect cannot be decided is a changed suppression, for a reviewer to read.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from provscore.evidence.model import Suppression
+from provscore.model import Modification
+from provscore.provenance.conditions import NO_DOMAINS, Domains, Relation, relation
+
+_CONDITIONAL = {"skipif": False, "skipIf": False, "xfail": False, "skipUnless": True}
+_UNCONDITIONAL = {"skip", "expectedFailure", "skipTest", "importorskip", "SkipTest", "Skipped",
+                  "XFailed", "exit", "fail"}
+# Keywords that only say why.
+_WORDING = {"reason", "msg"}
+
+
+@dataclass(frozen=True, slots=True)
+class _Form:
+    name: str  # the callee's last name: skipif, xfail, skip, ...
+    condition: str  # when it suppresses, as a Python expression
+    keywords: dict[str, str]
+    extra: tuple[str, ...]  # positional arguments other than condition and reason
+
+
+def _form(code: str) -> _Form | None:
+    try:
+        tree = ast.parse(code.strip(), mode="exec")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if len(tree.body) != 1:
+        return None
+    stmt = tree.body[0]
+    node = stmt.exc if isinstance(stmt, ast.Raise) else (
+        stmt.value if isinstance(stmt, ast.Expr) else None)
+    if node is None:
+        return None
+    call = node if isinstance(node, ast.Call) else None
+    func = call.func if call is not None else node
+    name = func.attr if isinstance(func, ast.Attribute) else (
+        func.id if isinstance(func, ast.Name) else "")
+    args = list(call.args) if call is not None else []
+    keywords = {k.arg: ast.unparse(k.value) for k in call.keywords if k.arg} if call else {}
+    condition = "True"
+    if name in _CONDITIONAL:
+        cond = keywords.pop("condition", None) or (ast.unparse(args.pop(0)) if args else None)
+        if cond is not None:
+            cond = _string_condition(cond)
+            condition = f"not ({cond})" if _CONDITIONAL[name] else cond
+        if name != "xfail" and args:
+            args.pop(0)  # unittest's skipIf(cond, reason)
+    elif name in _UNCONDITIONAL:
+        if name not in ("importorskip",) and args:
+            args.pop(0)  # the message
+    else:
+        return None
+    return _Form(name, condition, keywords, tuple(ast.unparse(a) for a in args))
+
+
+def _string_condition(cond: str) -> str:
+    """pytest evaluates a string condition (``skipif("sys.platform == 'win32'")``)."""
+    try:
+        value = ast.literal_eval(cond)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return cond
+    return value if isinstance(value, str) else cond
+
+
+def _predicate(form: _Form, guards: tuple[str, ...]) -> str:
+    parts = [g if not g.startswith("for ") else f"__loop__({g!r})" for g in guards]
+    return " and ".join(f"({p})" for p in [*parts, form.condition])
+
+
+def _xfail_keywords(before: dict[str, str], after: dict[str, str]) -> tuple[int, list[str]]:
+    """(-1 weaker / 0 / 1 stronger / 2 undecidable, what changed) for xfail's keywords."""
+    weaker = stronger = False
+    notes: list[str] = []
+    for key in sorted(set(before) | set(after)):
+        a, b = before.get(key), after.get(key)
+        if a == b:
+            continue
+        if key == "strict" and (a == "True") != (b == "True"):
+            weaker, stronger = weaker or a == "True", stronger or b == "True"
+            notes.append("strict turned off" if a == "True" else "strict turned on")
+        elif key == "run" and (a == "False") != (b == "False"):
+            weaker, stronger = weaker or b == "False", stronger or a == "False"
+            notes.append("the test no longer runs" if b == "False" else "the test runs again")
+        elif key == "raises" and (a is None) != (b is None):
+            weaker, stronger = weaker or b is None, stronger or a is None
+            notes.append("raises= dropped" if b is None else "raises= added")
+        else:
+            return 2, [f"{key} changed"]
+    if weaker and stronger:
+        return 2, notes
+    return (-1 if weaker else 1 if stronger else 0), notes
+
+
+def compare_suppressions(pre: Suppression, post: Suppression, domains: Domains = NO_DOMAINS
+                         ) -> tuple[Modification | None, str]:
+    """How a suppression changed; None when it means the same (a reworded reason).
+    ``domains``: condition subjects with a known set of values (Strength.domains)."""
+    a, b = _form(pre.code), _form(post.code)
+    if a is None or b is None:
+        return Modification.CHANGED, "changed"
+    if (a.name in ("importorskip", "exit", "fail") or b.name in ("importorskip", "exit", "fail")) \
+            and (a.name, a.extra, a.keywords) != (b.name, b.extra, b.keywords):
+        return Modification.CHANGED, f"{a.name} changed"
+    if a.extra != b.extra:
+        return Modification.CHANGED, "arguments changed"
+    rel = relation(_predicate(a, pre.guards), _predicate(b, post.guards), domains)
+    keywords = 0, [""]
+    kw_a = {k: v for k, v in a.keywords.items() if k not in _WORDING}
+    kw_b = {k: v for k, v in b.keywords.items() if k not in _WORDING}
+    if kw_a != kw_b:
+        keywords = _xfail_keywords(kw_a, kw_b) if "xfail" in (a.name, b.name) else (2, [""])
+    verdict, notes = keywords
+    note = "; ".join(n for n in notes if n)
+    if rel is Relation.UNKNOWN or verdict == 2:
+        return Modification.CHANGED, note or "its condition changed in a way that cannot be decided"
+    if rel is Relation.WIDER or verdict < 0:
+        what = "suppresses in more cases" if rel is Relation.WIDER else note
+        return Modification.WEAKENED, what if not note or what == note else f"{what}; {note}"
+    if rel is Relation.NARROWER or verdict > 0:
+        return Modification.STRENGTHENED, note or "suppresses in fewer cases"
+    return None, "reworded"
