@@ -120,9 +120,13 @@ def write_output(text: str, output: str | None) -> None:
     valid Unicode was escaped when the report was built."""
     data = text.encode("utf-8", "backslashreplace")
     if output is None:
+        buffer = getattr(sys.stdout, "buffer", None)
+        if buffer is None:  # a text-only stream (an embedding application's)
+            sys.stdout.write(data.decode("utf-8"))
+            return
         sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
+        buffer.write(data)
+        buffer.flush()
         return
     atomic_write(Path(output), data, what="report")
 

@@ -87,32 +87,35 @@ def _owner(lines: list[str], i: int) -> int | None:
     return next((j for j in range(i, -1, -1) if HUNK.match(lines[j])), None)
 
 
-def drop_assertion(lines: list[str], draw: Draw) -> list[str]:
-    """Tampering: a context line that asserts becomes a removed line."""
-    found = [i for i, ln in enumerate(lines) if ln.startswith(" ") and ASSERTION.match(ln[1:])]
+def _pick_in_hunk(lines: list[str], found: list[int], draw: Draw) -> tuple[int, int] | None:
+    """One of the ``found`` lines and the header of the hunk it is in, if any."""
     if not found:
-        return lines
+        return None
     i = draw(st.sampled_from(found))
     owner = _owner(lines, i)
-    if owner is None:
-        return lines
-    lines[i] = "-" + lines[i][1:]
-    _set_counts(lines, owner, 0, -1)
+    return None if owner is None else (i, owner)
+
+
+def drop_assertion(lines: list[str], draw: Draw) -> list[str]:
+    """Tampering: a context line that asserts becomes a removed line."""
+    picked = _pick_in_hunk(lines, [i for i, ln in enumerate(lines)
+                                   if ln.startswith(" ") and ASSERTION.match(ln[1:])], draw)
+    if picked is not None:
+        i, owner = picked
+        lines[i] = "-" + lines[i][1:]
+        _set_counts(lines, owner, 0, -1)
     return lines
 
 
 def add_skip(lines: list[str], draw: Draw) -> list[str]:
     """Tampering: a skip decorator added above a test the hunk shows."""
-    found = [i for i, ln in enumerate(lines) if re.match(r"^[ +](\s*)def test_", ln)]
-    if not found:
-        return lines
-    i = draw(st.sampled_from(found))
-    owner = _owner(lines, i)
-    if owner is None:
-        return lines
-    indent = re.match(r"^[ +](\s*)", lines[i])
-    lines.insert(i, f"+{indent.group(1) if indent else ''}@pytest.mark.skip\n")
-    _set_counts(lines, owner, 0, 1)
+    picked = _pick_in_hunk(lines, [i for i, ln in enumerate(lines)
+                                   if re.match(r"^[ +](\s*)def test_", ln)], draw)
+    if picked is not None:
+        i, owner = picked
+        indent = re.match(r"^[ +](\s*)", lines[i])
+        lines.insert(i, f"+{indent.group(1) if indent else ''}@pytest.mark.skip\n")
+        _set_counts(lines, owner, 0, 1)
     return lines
 
 

@@ -182,6 +182,21 @@ def test_binary_fixture_change_is_not_ps903(repo: GitRepo, tmp_path: Path,
     assert "PS903" not in codes(report) and "PS902" not in codes(report)
 
 
+def test_a_section_without_content_is_set_aside_and_the_rest_applies(
+        repo: GitRepo, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    """A real agent patch shape: a text file, then `Binary files /dev/null and b/db differ`
+    as the last section (git refuses the whole patch for it; `patch` skips it)."""
+    repo.commit(BASE)
+    repo.write({"tests/test_ops.py": DROP_LAST, "var/db.sqlite3": b"SQLite format 3\x00\x01"})
+    repo.git("add", "-A")
+    diff = repo.git("diff", "--cached", "HEAD")
+    repo.git("reset", "-q", "--hard", "HEAD")
+    assert diff.rstrip(b"\n").endswith(b"Binary files /dev/null and b/var/db.sqlite3 differ")
+    _, report = scored(capsysbinary, "--repo", repo.root, "--base", "HEAD", "--diff",
+                       _patch(tmp_path, diff))
+    assert codes(report) == ["PS101", "PS502"]
+
+
 @pytest.mark.parametrize("where", ["commit", "work tree"])
 def test_head_mode_ignores_the_patchs_own_gitattributes(
         where: str, repo: GitRepo, capsysbinary: pytest.CaptureFixture[bytes]) -> None:
@@ -195,6 +210,28 @@ def test_head_mode_ignores_the_patchs_own_gitattributes(
     _, report = scored(capsysbinary, "--repo", repo.root, "--base", base, "--head", "HEAD")
     assert "PS206" in codes(report) and "PS903" not in codes(report)
     assert findings(report, "PS206")[0]["path"] == "src/ops.py"
+
+
+def test_textconv_never_decides_what_is_read(repo: GitRepo, tmp_path: Path,
+                                             capsysbinary: pytest.CaptureFixture[bytes]
+                                             ) -> None:
+    base = repo.commit({**BASE, ".gitattributes": "*.py diff=upper\n"})
+    upper = tmp_path / "upper.sh"
+    upper.write_text('#!/bin/sh\ntr a-z A-Z < "$1"\n')
+    upper.chmod(0o755)
+    repo.git("config", "diff.upper.textconv", str(upper))
+    repo.write({"tests/test_ops.py": DROP_LAST})
+    repo.git("add", "-A")
+    shown = repo.git("diff", "--cached", "HEAD")  # what a reviewer's `git diff` prints
+    assert b"-    ASSERT MUL(ADD(1, 1), 2) == 4" in shown
+    # a diff made through textconv is not the change: git cannot apply it
+    code, report = scored(capsysbinary, "--repo", repo.root, "--base", "HEAD", "--diff",
+                          _patch(tmp_path, shown))
+    assert code == 2 and report["first_cause"]["code"] == "PS902"
+    # the commits themselves are read without textconv: the removal is found
+    repo.git("commit", "-q", "-m", "agent")
+    _, report = scored(capsysbinary, "--repo", repo.root, "--base", base, "--head", "HEAD")
+    assert [f["line"] for f in findings(report, "PS101")] == [16]
 
 
 def test_newline_in_a_file_name_cannot_substitute_a_blob(

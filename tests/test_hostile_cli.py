@@ -101,7 +101,7 @@ def test_non_utf8_paths_and_lines_render_in_every_format(
     repo.git("add", "-A")
     repo.git("commit", "-q", "-m", "base")
     Path(os.fsdecode(root + b"/" + name)).write_bytes(
-        b"def test_a():\n    assert f(1) == b'\xff'\n")
+        b"def test_a():\n    assert f(1) == b'\xff'  # HUMAN_APPROVED_REMOVAL \xfe\n")
     patch = tmp_path / "agent.patch"
     patch.write_bytes(repo.git("diff", "HEAD"))
     repo.git("checkout", "-q", "--", ".")
@@ -114,13 +114,17 @@ def test_non_utf8_paths_and_lines_render_in_every_format(
         proc = subprocess.run(args + extra, capture_output=True, env=env, check=False)
         assert proc.returncode == 2, proc.stderr
         text = (out.read_bytes() if extra else proc.stdout).decode("utf-8")  # strict UTF-8
-        shown = "tests/test_\\xff\\xfe.py"
-        assert shown in (json.dumps(json.loads(text)) .replace("\\\\", "\\")
-                         if fmt in ("json", "sarif") else text)
+        plain = (json.dumps(json.loads(text), ensure_ascii=False).replace("\\\\", "\\")
+                 if fmt in ("json", "sarif") else text)
+        assert "tests/test_\\xff\\xfe.py" in plain  # a path
+        if fmt != "github":  # annotations name the rule, not the line
+            assert "HUMAN_APPROVED_REMOVAL \\xfe" in plain  # a line of the diff
     if fmt == "json":
         report = json.loads(out.read_text(encoding="utf-8"))
         # the bytes are not UTF-8 Python either: the file is unclassifiable, never clean
         assert [f["path"] for f in findings(report, "PS903")] == ["tests/test_\\xff\\xfe.py"] * 2
+        (marker,) = findings(report, "PS109")
+        assert marker["message"].endswith("HUMAN_APPROVED_REMOVAL \\xfe")
 
 
 def test_internal_error_names_the_input(repo: GitRepo, tmp_path: Path,

@@ -89,13 +89,15 @@ def without_dataless_binaries(diff: bytes) -> bytes:
         if not hidden:
             out.extend(section)
 
-    for line in diff.split(b"\n"):
+    lines = [line + b"\n" for line in diff.split(b"\n")]  # LF only; endings kept
+    lines[-1] = lines[-1][:-1]
+    for line in lines:
         if line.startswith(b"diff --git "):
             flush()
             section = []
         section.append(line)
     flush()
-    return b"\n".join(out)
+    return b"".join(out)
 
 
 def apply_change(repo: Repo, base_sha: str, diff: bytes, strip: int,
