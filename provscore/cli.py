@@ -7,8 +7,10 @@ not run (bad arguments, unreadable input) with one line on stderr.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from datetime import date
@@ -157,11 +159,42 @@ def _read_diff(arg: str | None) -> tuple[bytes | None, str]:
 
 
 def write_output(text: str, output: str | None) -> None:
-    """Print, or write atomically: a failed write never leaves a partial report."""
+    """Print, or write atomically: a failed write never leaves a partial report.
+
+    Reports are UTF-8 whatever the locale (JSON and SARIF must be); anything that is not
+    valid Unicode was escaped when the report was built."""
+    data = text.encode("utf-8", "backslashreplace")
     if output is None:
-        sys.stdout.write(text)
+        buffer = getattr(sys.stdout, "buffer", None)
+        if buffer is None:  # a text-only stream (an embedding application's)
+            sys.stdout.write(data.decode("utf-8"))
+            return
+        sys.stdout.flush()
+        buffer.write(data)
+        buffer.flush()
         return
-    atomic_write(Path(output), text.encode("utf-8"), what="report")
+    atomic_write(Path(output), data, what="report")
+
+
+def refuse_output_over_inputs(output: str | None, inputs: Sequence[str | None],
+                              oracle: Path | None) -> None:
+    """A report must never replace what it was computed from: refuse an --output that is
+    one of the inputs (the same file by name or inode) or lies inside the oracle dir."""
+    if output is None:
+        return
+    target = Path(output)
+    resolved = target.resolve()
+    if oracle is not None and resolved.is_relative_to(oracle.resolve()):
+        raise UsageError(f"--output {output} lies inside the oracle dir {oracle}; refusing to "
+                         "write a report over the oracle")
+    for given in inputs:
+        if given is None or given == "-":
+            continue
+        same = resolved == Path(given).resolve()
+        with contextlib.suppress(OSError):
+            same = same or os.path.samefile(target, given)
+        if same:
+            raise UsageError(f"--output {output} is the input {given}; refusing to overwrite it")
 
 
 def _exit_code(decision_code: ExitCode, fail_on: str) -> ExitCode:
@@ -185,8 +218,12 @@ def _emit(report: object, args: argparse.Namespace) -> int:
         from provscore.report.github import step_summary
 
         # GitHub renders this file on the run's summary page; append, never truncate.
-        with open(summary_file, "a", encoding="utf-8") as fh:
-            fh.write(step_summary(report, options))
+        try:
+            with open(summary_file, "a", encoding="utf-8", errors="backslashreplace") as fh:
+                fh.write(step_summary(report, options))
+        except OSError as exc:
+            raise InputError(f"cannot append the step summary: {exc.strerror or exc}",
+                             path=summary_file) from None
     return _exit_code(report.exit_code, args.fail_on)
 
 
@@ -197,24 +234,19 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
     if args.head is None and args.diff is None and not args.staged:
         raise UsageError("give --head REV, --diff FILE (or --diff - for stdin) or --staged")
-    diff: bytes | None
-    if args.staged:
-        from provscore.change.git import Repo
-
-        diff, origin = Repo(args.repo).staged_diff(args.base), "git diff --cached"
-    else:
-        diff, origin = _read_diff(args.diff)
     oracle = Path(args.oracle) if args.oracle else None
     if oracle is not None and not oracle.is_dir():
         raise InputError("oracle dir does not exist", path=str(oracle))
     for r in args.results:
-        if not Path(r).is_file():
+        if not os.path.lexists(r):  # a FIFO or a directory there is refused when read
             raise InputError("results file not found", path=r)
+    refuse_output_over_inputs(args.output, [args.diff, *args.results], oracle)
+    diff, origin = (None, "git diff --cached") if args.staged else _read_diff(args.diff)
     req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
                        diff_origin=origin, oracle_dir=oracle,
                        contract=load_oracle_contract(oracle),
                        results=tuple(Path(r) for r in args.results), today=args.today,
-                       static_only=args.static_only)
+                       static_only=args.static_only, staged=args.staged)
     session = _session(args)
     assert isinstance(session, Session)
     return _emit(score(req, session), args)
@@ -296,7 +328,7 @@ def _cmd_ledger(args: argparse.Namespace) -> int:
         raise InputError("oracle dir does not exist", path=str(oracle))
     if args.ledger_cmd == "record":
         for r in args.results:
-            if not Path(r).is_file():
+            if not os.path.lexists(r):
                 raise InputError("results file not found", path=r)
         written, path = record_results(oracle, [Path(r) for r in args.results],
                                        run_id=args.run_id, env=args.env)
@@ -341,9 +373,34 @@ COMMANDS = {"score": _cmd_score, "explain": _cmd_explain, "demo": _cmd_demo,
             "coverage": _cmd_coverage, "catalog": _cmd_catalog}
 
 
+class _Terminated(BaseException):
+    """SIGTERM, raised so that every ``finally`` runs (no temp file is left behind)."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
+def _subject(args: argparse.Namespace) -> str:
+    """What the command was working on, for the message of an unexpected error."""
+    if args.command == "score":
+        source = (f"--head {args.head}" if args.head else "--staged" if args.staged
+                  else f"--diff {args.diff}")
+        return f"scoring {source} against --base {args.base} in {args.repo}"
+    if args.command == "ledger":
+        return f"ledger {args.ledger_cmd} {args.oracle}"
+    if args.command == "lock":
+        return f"locking fixtures into {args.out}"
+    return f"running {args.command}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
     args = parser.parse_args(argv)
+    try:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread: leave signals alone
+        previous = None
     try:
         return COMMANDS[args.command](args)
     except ProvscoreError as exc:
@@ -352,14 +409,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("provscore: interrupted", file=sys.stderr)
         return ExitCode.INTERRUPTED
+    except _Terminated:
+        print("provscore: terminated", file=sys.stderr)
+        return ExitCode.TERMINATED
     except BrokenPipeError:
         return ExitCode.PASS
     except Exception as exc:  # never a traceback for users; PROVSCORE_DEBUG=1 shows it
         if os.environ.get("PROVSCORE_DEBUG"):
             raise
-        print(f"provscore: internal error: {type(exc).__name__}: {exc} "
-              "(set PROVSCORE_DEBUG=1 for a traceback)", file=sys.stderr)
+        print(f"provscore: internal error while {_subject(args)}: {type(exc).__name__}: "
+              f"{exc} (set PROVSCORE_DEBUG=1 for a traceback)", file=sys.stderr)
         return ExitCode.ERROR
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def entry() -> None:

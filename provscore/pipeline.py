@@ -33,7 +33,7 @@ from provscore.checks import IndependentFacts, OracleFacts, StaticFacts, run_sta
 from provscore.errors import InputError
 from provscore.evidence import EvidenceKind
 from provscore.evidence.stage import AnalysedFiles, analyse_files
-from provscore.model import Finding, PathRole
+from provscore.model import Decision, Finding, PathRole
 from provscore.oracle.catalog import Catalog
 from provscore.oracle.contract import Contract
 from provscore.oracle.flake import flake_states
@@ -71,6 +71,34 @@ class ScoreRequest:
     # Lint mode (pre-commit, CI lint stages): gate 10 is not evaluated and the best
     # decision is `review`, never `pass`.
     static_only: bool = False
+    # Score the index against base (pre-commit): ``git diff --cached``, no ``diff``/``head``.
+    staged: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Revisions:
+    """The commits a request names: ``tip`` is --base resolved; ``base`` is what the patch
+    is scored against: the merge base of tip and head (what ``git diff tip...head`` and a
+    pull request show) with --head or --staged, tip itself for a diff."""
+
+    tip: str
+    base: str
+    head: str | None
+    merged: bool = False  # base is the merge base (--head, --staged)
+
+    @property
+    def merge_base(self) -> str | None:
+        return self.base if self.merged else None
+
+
+def resolve_revisions(req: ScoreRequest, repo: Repo) -> Revisions:
+    tip = repo.resolve(req.base)
+    if req.head:
+        head = repo.resolve(req.head)
+        return Revisions(tip, repo.merge_base(tip, head), head, merged=True)
+    if req.staged:  # the commit being made sits on HEAD
+        return Revisions(tip, repo.merge_base(tip, repo.resolve("HEAD")), None, merged=True)
+    return Revisions(tip, tip, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,18 +197,21 @@ def _property_code(catalog: Catalog | None) -> tuple[PropertyCode, ...] | None:
 
 def run_static(req: ScoreRequest, session: Session | None = None,
                oracle: OracleInputs | None = None, *, repo: Repo | None = None,
-               base_sha: str | None = None) -> StaticResult:
+               revs: Revisions | None = None) -> StaticResult:
     """The static stages: diff → images → evidence → provenance → static findings.
 
-    ``repo``/``base_sha``: an already opened repository and resolved base (score() has
+    ``repo``/``revs``: an already opened repository and resolved revisions (score() has
     them), so git is not asked twice."""
     session = session or Session.load()
     repo = repo or Repo(req.repo)
-    base_sha = base_sha or repo.resolve(req.base)
-    head_sha = repo.resolve(req.head) if req.head else None
-    origin = f"git diff {req.base} {req.head}" if head_sha else req.diff_origin
-    change = read_change(repo, base_sha, head_sha, req.diff or b"", origin,
-                         session.option_effects)
+    revs = revs or resolve_revisions(req, repo)
+    base_sha, head_sha = revs.base, revs.head
+    diff, origin = req.diff or b"", req.diff_origin
+    if head_sha:
+        origin = f"git diff {req.base}...{req.head}"
+    elif req.staged:
+        diff, origin = repo.staged_diff(base_sha), "git diff --cached"
+    change = read_change(repo, base_sha, head_sha, diff, origin, session.option_effects)
     facts = _static_facts(session, req, repo, change, oracle)
     findings = run_stage(session.registry, session.detectors, Stage.STATIC, facts)
     return StaticResult(facts, tuple(sorted(findings, key=Finding.report_key)))
@@ -193,13 +224,20 @@ def score(req: ScoreRequest, session: Session | None = None) -> Report:
     today = req.today or date.today()
     oracle = load_oracle(req.oracle_dir, contract)
     repo = Repo(req.repo)
-    base_sha = repo.resolve(req.base)
+    revs = resolve_revisions(req, repo)
+    base_sha = revs.base
     digests = fixture_digests(repo, base_sha, oracle.freeze_rows, contract.canonical_json)
     oracle = replace(oracle, frozen=frozen_ids(
         oracle.freeze_rows, today=today, fixture_digests=digests, results=oracle.flake_rows,
         unfreeze_streak=contract.reentry_streak))
     runs = load_many(req.results, repo_root_hint=str(repo.top)) if req.results else ()
-    static = run_static(req, session, oracle, repo=repo, base_sha=base_sha)
+    static = run_static(req, session, oracle, repo=repo, revs=revs)
+    where = ReportInputs(str(req.repo), revs.tip, static.head_sha,
+                         None if req.head else static.facts.change.origin,
+                         str(req.oracle_dir) if req.oracle_dir else None,
+                         tuple(str(p) for p in req.results), revs.merge_base)
+    if static.facts.change.nothing_to_score is not None:
+        return _empty_report(session, req, static, where)
     base_files = PathsAt(repo, base_sha)
     post = _post_images(repo, base_sha, static, oracle)
     oracle_facts = OracleFacts(static.facts, oracle, post.get, digests, today, base_files.exists)
@@ -225,10 +263,6 @@ def score(req: ScoreRequest, session: Session | None = None) -> Report:
                          removed=removed, added=added, has_results=bool(runs))
     judgement = decide(findings, inputs, Policy.from_contract(contract), session.registry.gates,
                        not_evaluated_gates(oracle, req.static_only), static_only=req.static_only)
-    where = ReportInputs(str(req.repo), static.base_sha, static.head_sha,
-                         None if req.head else req.diff_origin,
-                         str(req.oracle_dir) if req.oracle_dir else None,
-                         tuple(str(p) for p in req.results))
     return build_report(where, static.provenance, static.write_set,
                         tuple(sorted(findings, key=Finding.report_key)), judgement,
                         session.registry, votes.votes, coverage)
@@ -242,6 +276,20 @@ def _coverage_inputs(graph: GraphFacts, static: StaticResult, oracle: OracleInpu
     return CoverageInputs(graph.touched, graph.base_tests.collected, graph.post.stats,
                           oracle.catalog, oracle.freeze_rows, oracle.frozen,
                           frozenset(added | rewritten | removed), contract.min_base_share)
+
+
+def _empty_report(session: Session, req: ScoreRequest, static: StaticResult,
+                  where: ReportInputs) -> Report:
+    """A patch that changes nothing: its PS904 (or other static findings) and the
+    contract's ``empty_patch`` decision; no oracle or off-tree gate has anything to judge."""
+    contract = req.contract
+    findings = static.findings
+    judgement = decide(findings, ScoreInputs(), Policy.from_contract(contract),
+                       session.registry.gates, not_evaluated_gates(OracleInputs(),
+                                                                   req.static_only),
+                       static_only=req.static_only, empty=Decision(contract.empty_patch))
+    return build_report(where, static.provenance, static.write_set, findings, judgement,
+                        session.registry)
 
 
 def _post_images(repo: Repo, base_sha: str, static: StaticResult, oracle: OracleInputs

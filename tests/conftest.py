@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
+from agreement import assert_git_agrees
 
 from provscore.pipeline import ScoreRequest, score
 from provscore.report.model import Report
@@ -81,6 +82,8 @@ class GitRepo:
         return out
 
     def score(self, diff: bytes, base: str = "HEAD", **kw: object) -> Report:
+        """Score ``diff``; first check that provscore reads it as `git apply` applies it."""
+        assert_git_agrees(self.root, base, diff)
         return score(ScoreRequest(repo=self.root, base=base, diff=diff, **kw),  # type: ignore[arg-type]
                      SESSION)
 

@@ -53,6 +53,7 @@ added_penalty_cap = 0.1
 max_changed_files = 30
 property_trials = 200
 property_timeout_s = 120.5
+empty_patch = "review"
 
 [fixtures]
 lock_path = "locks/fixtures.lock"
@@ -128,7 +129,7 @@ def test_full_valid_file(tmp_path: Path) -> None:
     assert c.removed_penalty == 0.1 and c.removed_penalty_cap == 0.4
     assert c.added_penalty == 0.02 and c.added_penalty_cap == 0.1
     assert c.max_changed_files == 30 and c.property_trials == 200
-    assert c.property_timeout_s == 120.5
+    assert c.property_timeout_s == 120.5 and c.empty_patch == "review"
     assert c.lock_path == "locks/fixtures.lock"
     assert c.allow_prefixes == ("docs/screenshots/", "tests/goldens/images")
     assert c.fixture_roots == ("tests/golden",)
@@ -209,7 +210,7 @@ def test_oracle_dir_missing_is_an_error(tmp_path: Path) -> None:
 
 
 def test_missing_contract_file_is_an_error(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match=r"nope\.toml: cannot read contract"):
+    with pytest.raises(InputError, match=r"nope\.toml: contract not found"):
         load_contract(tmp_path / "nope.toml")
 
 

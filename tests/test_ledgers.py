@@ -140,7 +140,7 @@ def test_invalid_utf8_names_the_line(tmp_path: Path) -> None:
 
 
 def test_unreadable_ledger_is_an_input_error(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match=r"nope\.jsonl: cannot read"):
+    with pytest.raises(InputError, match=r"nope\.jsonl: ledger not found"):
         read_flake_ledger(tmp_path / "nope.jsonl")
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Final, Literal, NoReturn
 
 from provscore.errors import InputError
+from provscore.io import read_input, read_optional_input
 
 CONTRACT_FILENAME: Final = "score_contract.toml"
 
@@ -59,6 +60,7 @@ CONTRACT_KEYS: Final[tuple[ContractKey, ...]] = (
     _k("score", "max_changed_files", "int"),
     _k("score", "property_trials", "int"),
     _k("score", "property_timeout_s", "float"),
+    _k("score", "empty_patch", "str"),
     _k("fixtures", "lock_path", "str"),
     _k("fixtures", "allow_prefixes", "strs", "allow_human_keys"),
     _k("fixtures", "fixture_roots", "strs"),
@@ -78,6 +80,8 @@ CONTRACT_KEYS: Final[tuple[ContractKey, ...]] = (
     _k("coverage", "uncovered_action", "str"),
     _k("coverage", "uncovered_none_action", "str"),
 )
+
+EMPTY_PATCH_DECISIONS: Final = ("reject", "review", "pass")
 
 SECTIONS: Final[tuple[str, ...]] = ("score", "fixtures", "evidence", "runner", "flake",
                                     "coverage")
@@ -101,6 +105,8 @@ class Contract:
     max_changed_files: int = 12
     property_trials: int = 80
     property_timeout_s: float = 45.0
+    # What a patch that changes nothing is (PS904): "reject" (unscored), "review" or "pass".
+    empty_patch: str = "reject"
     # [fixtures]
     lock_path: str = "fixtures.lock"
     allow_prefixes: tuple[str, ...] = ()  # TOML alias: allow_human_keys (seed 000)
@@ -213,6 +219,9 @@ def _check_values(c: Contract) -> None:
             _fail(c, name, f"must be at least 1, got {getattr(c, name)!r}")
     if c.parked_budget < 0:
         _fail(c, "parked_budget", f"must not be negative, got {c.parked_budget!r}")
+    if c.empty_patch not in EMPTY_PATCH_DECISIONS:
+        _fail(c, "empty_patch", f"must be one of {', '.join(EMPTY_PATCH_DECISIONS)}, got "
+              f"{c.empty_patch!r}")
     if c.property_timeout_s <= 0:
         _fail(c, "property_timeout_s", f"must be positive, got {c.property_timeout_s!r}")
     for name in ("lock_path", "freeze_path", "flake_ledger_path", "approvals_path"):
@@ -359,11 +368,11 @@ def load_contract(path: str | Path | None) -> Contract:
     """Read and validate a contract file; ``None`` gives the defaults."""
     if path is None:
         return Contract()
-    source = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read contract: {exc.strerror or exc}", path=source) from None
+    return parse_contract(read_input(path, "contract", regular=True), str(path))
+
+
+def parse_contract(raw: bytes, source: str) -> Contract:
+    """Validate the bytes of a contract file read from ``source``."""
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
@@ -385,6 +394,5 @@ def load_oracle_contract(oracle_dir: str | Path | None) -> Contract:
     if not root.is_dir():
         raise InputError("oracle dir does not exist or is not a directory", path=str(root))
     candidate = root / CONTRACT_FILENAME
-    if not candidate.exists() and not candidate.is_symlink():
-        return Contract()
-    return load_contract(candidate)
+    raw = read_optional_input(candidate, "contract")  # a FIFO or a directory is an error
+    return Contract() if raw is None else parse_contract(raw, str(candidate))

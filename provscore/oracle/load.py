@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from provscore.change.git import Repo
+from provscore.errors import InputError
 from provscore.oracle.approvals import Approval, read_approvals
 from provscore.oracle.catalog import Catalog, find_catalog, read_catalog
 from provscore.oracle.contract import Contract
@@ -36,8 +39,10 @@ def load_oracle(oracle_dir: Path | None, contract: Contract) -> OracleInputs:
         return OracleInputs()
 
     def existing(rel: str) -> Path | None:
+        """The input's path when something is there; a directory, FIFO or dangling link
+        where a file should be is an error naming it, not an absent input."""
         path = contract.oracle_path(oracle_dir, rel)
-        return path if path.is_file() else None
+        return path if oracle_input_exists(path, rel) else None
 
     lock_path = existing(contract.lock_path)
     freeze_path = existing(contract.freeze_path)
@@ -53,6 +58,24 @@ def load_oracle(oracle_dir: Path | None, contract: Contract) -> OracleInputs:
         has_flake_ledger=flake_path is not None,
         catalog=read_catalog(catalog_path) if catalog_path else None,
         oracle_dir=oracle_dir)
+
+
+def oracle_input_exists(path: Path, what: str) -> bool:
+    """Whether an optional oracle input is present: absent is fine, a regular file is
+    present, anything else at its path is an :class:`InputError`."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        if os.path.lexists(path):
+            raise InputError(f"{what} is a dangling symbolic link", path=str(path)) from None
+        return False
+    except OSError as exc:
+        raise InputError(f"cannot read {what}: {exc.strerror or exc}", path=str(path)) from None
+    if not stat.S_ISREG(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+        raise InputError(f"{what} is {kind}, expected a regular file or nothing",
+                         path=str(path))
+    return True
 
 
 def oracle_prefixes(repo_top: Path, oracle_dir: Path | None) -> tuple[str, ...]:

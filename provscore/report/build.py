@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
+from typing import Any
 
 from provscore.change.writeset import WriteSet
 from provscore.model import Finding
@@ -35,6 +37,7 @@ class ReportInputs:
     diff: str | None  # where the diff came from, when it was not two refs
     oracle: str | None
     results: tuple[str, ...] = ()
+    merge_base: str | None = None  # what --head/--staged were scored against
 
 
 def rule_infos(registry: Registry, findings: Sequence[Finding]) -> tuple[RuleInfo, ...]:
@@ -74,6 +77,36 @@ def coverage_report(coverage: Coverage) -> CoverageReport:
                           coverage.unknown_properties, coverage.green_properties)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def displayable(text: str) -> str:
+    """``text`` as valid Unicode: a byte that was not UTF-8 (kept as a surrogate since the
+    diff was read) is shown as ``\\xNN``, so every format can be written and read."""
+    if not _SURROGATE.search(text):
+        return text
+    return _SURROGATE.sub(lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}"
+                          if 0xDC80 <= ord(m.group()) <= 0xDCFF
+                          else f"\\u{ord(m.group()):04x}", text)
+
+
+def _displayable(value: Any) -> Any:
+    """Every string inside a report value made displayable; unchanged values are kept."""
+    if type(value) is str:
+        return displayable(value)
+    if isinstance(value, tuple):
+        items = tuple(_displayable(v) for v in value)
+        return value if items == value else items
+    if isinstance(value, dict):
+        pairs = {_displayable(k): _displayable(v) for k, v in value.items()}
+        return value if pairs == value else pairs
+    if is_dataclass(value) and not isinstance(value, type):
+        changed = {f.name: new for f in fields(value)
+                   if (new := _displayable(getattr(value, f.name))) is not getattr(value, f.name)}
+        return replace(value, **changed) if changed else value
+    return value
+
+
 def build_report(inputs: ReportInputs, provenance: ProvenanceResult, write_set: WriteSet,
                  findings: tuple[Finding, ...], judgement: Judgement, registry: Registry,
                  votes: Sequence[Vote] = (), coverage: Coverage | None = None) -> Report:
@@ -81,7 +114,7 @@ def build_report(inputs: ReportInputs, provenance: ProvenanceResult, write_set: 
                           t.pre.node_id if t.pre is not None and t.post is not None
                           and t.pre.node_id != t.post.node_id else None)
                   for t in provenance.tests)
-    return Report(
+    report = Report(
         decision=judgement.decision, merge_score=judgement.score.merge_score,
         score=judgement.score, first_cause=judgement.first_cause, findings=findings,
         gates=judgement.gates, evidence=provenance.counts(),
@@ -89,8 +122,11 @@ def build_report(inputs: ReportInputs, provenance: ProvenanceResult, write_set: 
                         for e in write_set.entries),
         tests=tests,
         inputs=Inputs(inputs.repo, inputs.base_sha, inputs.head_sha, inputs.diff, inputs.oracle,
-                      inputs.results),
+                      inputs.results, inputs.merge_base),
         unscored=judgement.unscored,
         results=tuple(ResultRow(v.node_id, v.status.value, v.verdicts, v.reason) for v in votes),
         coverage=None if coverage is None else coverage_report(coverage),
         rules=rule_infos(registry, findings))
+    # Paths and lines from the diff may hold any bytes; every renderer gets valid text.
+    result: Report = _displayable(report)
+    return result

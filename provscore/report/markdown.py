@@ -224,6 +224,8 @@ def footer(report: Report, base_url: str) -> str:
             f"base {code_span(report.inputs.base[:12])}"]
     if report.inputs.head:
         bits.append(f"head {code_span(report.inputs.head[:12])}")
+    if report.inputs.merge_base and report.inputs.merge_base != report.inputs.base:
+        bits.append(f"scored against the merge base {code_span(report.inputs.merge_base[:12])}")
     if report.inputs.diff:
         bits.append(f"diff {code_span(report.inputs.diff, limit=200)}")
     bits.append(f"[rules]({base_url})")

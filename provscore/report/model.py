@@ -126,6 +126,9 @@ class Inputs:
     diff: str | None
     oracle: str | None
     results: tuple[str, ...] = ()
+    # The commit a --head or --staged patch was scored against: the merge base of base
+    # and head (``git diff base...head``); None for a diff, which applies to base itself.
+    merge_base: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +191,8 @@ class Report:
             "coverage": None if self.coverage is None else self.coverage.to_dict(),
             "inputs": {"repo": self.inputs.repo, "base": self.inputs.base,
                        "head": self.inputs.head, "diff": self.inputs.diff,
-                       "oracle": self.inputs.oracle, "results": list(self.inputs.results)},
+                       "oracle": self.inputs.oracle, "results": list(self.inputs.results),
+                       "merge_base": self.inputs.merge_base},
         }
 
 

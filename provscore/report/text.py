@@ -70,4 +70,8 @@ def render_text(report: Report, options: RenderOptions) -> str:
                  f"independent results: {s.passed} passed, {s.failed} failed, "
                  f"{s.unscored} unscored")
     parts.append(f"write set: {len(report.write_set)} path(s)")
+    base = report.inputs.merge_base
+    if base and base != report.inputs.base:
+        parts.append(f"scored against the merge base {base[:12]} of base "
+                     f"{report.inputs.base[:12]} and head {(report.inputs.head or '')[:12]}")
     return "\n".join(parts) + "\n"
