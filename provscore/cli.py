@@ -37,25 +37,7 @@ def _build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
                                 metavar="COMMAND")
 
-    sc = sub.add_parser("score", help="score a patch (a diff file, stdin, or BASE..HEAD)")
-    sc.add_argument("--repo", default=".", help="git repository (default: .)")
-    sc.add_argument("--base", required=True, help="the commit the patch applies to")
-    src = sc.add_mutually_exclusive_group()
-    src.add_argument("--head", help="score the commits from --base to this revision")
-    src.add_argument("--diff", help="unified diff file to score, or - for stdin")
-    sc.add_argument("--oracle", help="oracle dir (contract, lock, ledgers, approvals)")
-    sc.add_argument("--results", nargs="+", default=[], metavar="FILE",
-                    help="off-tree results of the base tests against the patched code: JUnit "
-                         "XML, pytest-json-report or SWE-bench report.json; one file per run")
-    sc.add_argument("--today", type=_date, help="date for ledger expiry (YYYY-MM-DD; "
-                    "default: today)")
-    sc.add_argument("--static-only", action="store_true",
-                    help="lint mode: skip the independent-evidence gate; the best decision "
-                         "is review (use with --fail-on reject in pre-commit / lint jobs)")
-    src.add_argument("--staged", action="store_true",
-                     help="score the staged changes (git diff --cached) against --base")
-    _add_output_args(sc)
-    _add_cache_args(sc)
+    _add_score_parser(sub)
 
     gr = sub.add_parser("graph", help="export the call graph of a revision")
     gr.add_argument("--repo", default=".", help="git repository (default: .)")
@@ -110,6 +92,32 @@ def _build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="score a tampering patch on a bundled example repo")
     _add_output_args(demo)
     return parser
+
+
+def _add_score_parser(sub: argparse._SubParsersAction[_Parser]) -> None:
+    sc = sub.add_parser("score", help="score a patch (a diff file, stdin, or BASE..HEAD)")
+    sc.add_argument("--repo", default=".", help="git repository (default: .)")
+    sc.add_argument("--base", required=True, help="the commit the patch applies to")
+    src = sc.add_mutually_exclusive_group()
+    src.add_argument("--head", help="score the commits from --base to this revision")
+    src.add_argument("--diff", help="unified diff file to score, or - for stdin")
+    sc.add_argument("--oracle", help="oracle dir (contract, lock, ledgers, approvals)")
+    sc.add_argument("--results", nargs="+", default=[], metavar="FILE",
+                    help="off-tree results of the base tests against the patched code: JUnit "
+                         "XML, pytest-json-report or SWE-bench report.json; one file per run")
+    sc.add_argument("--today", type=_date, help="date for ledger expiry (YYYY-MM-DD; "
+                    "default: today)")
+    sc.add_argument("--static-only", action="store_true",
+                    help="lint mode: skip the independent-evidence gate; the best decision "
+                         "is review (use with --fail-on reject in pre-commit / lint jobs)")
+    src.add_argument("--staged", action="store_true",
+                     help="score the staged changes (git diff --cached) against --base")
+    sc.add_argument("--whole-files", action="store_true",
+                    help="classify every definition of each touched test module, not only "
+                         "what the change reaches (same findings; the report lists every "
+                         "test of those files; slower on large files)")
+    _add_output_args(sc)
+    _add_cache_args(sc)
 
 
 def _add_output_args(p: argparse.ArgumentParser) -> None:
@@ -246,7 +254,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
                        diff_origin=origin, oracle_dir=oracle,
                        contract=load_oracle_contract(oracle),
                        results=tuple(Path(r) for r in args.results), today=args.today,
-                       static_only=args.static_only, staged=args.staged)
+                       static_only=args.static_only, staged=args.staged,
+                       whole_files=args.whole_files)
     session = _session(args)
     assert isinstance(session, Session)
     return _emit(score(req, session), args)

@@ -73,6 +73,9 @@ class ScoreRequest:
     static_only: bool = False
     # Score the index against base (pre-commit): ``git diff --cached``, no ``diff``/``head``.
     staged: bool = False
+    # Classify every definition of each touched test module, not only what the change
+    # reaches (evidence/focus.py): the report then lists every test of those files.
+    whole_files: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +171,8 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
 
     lookup = HelperIndex(repo, change.base_sha, config, tables, change.post_images,
                          support=support, modules=graph.index.by_name)
-    analysed = analyse_files(change, role_of, config, tables, lookup)
+    analysed = analyse_files(change, role_of, config, tables, lookup,
+                             focus=not req.whole_files)
     skipping = skipping_conftest_fixtures(repo, change.base_sha, analysed.pairs,
                                           change.post_images, config, tables)
     provenance = classify(analysed.pairs, session.strength, skipping)
