@@ -3364,7 +3364,7 @@ BENIGN_CASES = [
     # markdown tests/test_syntax/extensions/test_toc.py::testNoTOCMarker (expected_attrs added)
     pytest.param(Case(MD_TOC_NO_ATTRS, {TOC: MD_TOC[TOC]}), id="md-expected_attrs-added",
         marks=false_positive("a helper call gaining a checking argument (expected_attrs) is "
-                             "undecidable, not stronger")),
+                             "read as weakened (PS102), not stronger")),
     # markdown tests/basic/: a new legacy pair is a new test
     pytest.param(Case(MD_LEGACY, {"tests/basic/angle-links-and-img.txt":
                                   "<simple link> and <http://example.com>\n",
