@@ -32,26 +32,27 @@ def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="provscore", description="Score a patch only on evidence it did not "
                      "write. See docs/cli.md.")
     parser.add_argument("--version", action="version", version=f"provscore {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
+                                metavar="COMMAND")
 
     sc = sub.add_parser("score", help="score a patch (a diff file, stdin, or BASE..HEAD)")
-    sc.add_argument("--repo", default=".", help="git repository (default: .)")
-    sc.add_argument("--base", required=True, help="the commit the patch applies to")
-    src = sc.add_mutually_exclusive_group()
-    src.add_argument("--head", help="score the commits from --base to this revision")
-    src.add_argument("--diff", help="unified diff file to score, or - for stdin")
-    sc.add_argument("--oracle", help="oracle dir (contract, lock, ledgers, approvals)")
+    _add_source_args(sc)
     sc.add_argument("--results", nargs="+", default=[], metavar="FILE",
                     help="off-tree results of the base tests against the patched code: JUnit "
                          "XML, pytest-json-report or SWE-bench report.json; one file per run")
-    sc.add_argument("--today", type=_date, help="date for ledger expiry (YYYY-MM-DD; "
-                    "default: today)")
     sc.add_argument("--static-only", action="store_true",
                     help="lint mode: skip the independent-evidence gate; the best decision "
                          "is review (use with --fail-on reject in pre-commit / lint jobs)")
-    src.add_argument("--staged", action="store_true",
-                     help="score the staged changes (git diff --cached) against --base")
     _add_output_args(sc)
+
+    rn = sub.add_parser("run", help="run the base tests and oracle properties against the "
+                        "patch, off-tree and sandboxed (no decision)")
+    _add_source_args(rn, digest=True)
+    _add_run_args(rn)
+    vf = sub.add_parser("verify", help="run + score: the off-tree run, then the decision")
+    _add_source_args(vf)
+    _add_run_args(vf)
+    _add_output_args(vf)
 
     lk = sub.add_parser("lock", help="write a fixture digest lock (a human job on main)")
     lk_sub = lk.add_subparsers(dest="lock_kind", required=True, parser_class=_Parser)
@@ -82,6 +83,56 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_source_args(p: argparse.ArgumentParser, *, digest: bool = False) -> None:
+    p.add_argument("--repo", default=".", help="git repository (default: .)")
+    p.add_argument("--base", required=True, help="the commit the patch applies to")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--head", help="the commits from --base to this revision")
+    src.add_argument("--diff", help="unified diff file, or - for stdin")
+    src.add_argument("--staged", action="store_true",
+                     help="the staged changes (git diff --cached) against --base")
+    if digest:
+        src.add_argument("--digest-only", action="store_true",
+                         help="print the corpus digest of --base (for the contract's "
+                              "runner.expected_corpus_digest) and run nothing")
+    p.add_argument("--oracle", help="oracle dir (contract, lock, ledgers, approvals)")
+    p.add_argument("--today", type=_date, help="date for ledger expiry (YYYY-MM-DD; "
+                   "default: today)")
+
+
+def _add_run_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--repeat", type=_positive, default=1, metavar="N",
+                   help="run the base corpus N times (flake detection; default 1)")
+    p.add_argument("--python", metavar="PYTHON",
+                   help="interpreter the tests run in, with pytest and the project's test "
+                        "dependencies installed (default: the one running provscore)")
+    box = p.add_mutually_exclusive_group()
+    box.add_argument("--require-sandbox", action="store_true",
+                     help="refuse to run patched code without the bubblewrap sandbox "
+                          "(an unsandboxed run is then a reject)")
+    box.add_argument("--no-sandbox", action="store_true",
+                     help="run without the sandbox even where bubblewrap works (the report "
+                          "says so, PS508)")
+    p.add_argument("--patch-id", help="id the run ledger counts runs under (default: a "
+                   "digest of base and patch; give a stable one to count repair attempts)")
+    p.add_argument("--subset", nargs="+", default=[], metavar="ID",
+                   help="run only these base test files, directories or node ids")
+    p.add_argument("--out", metavar="DIR", help="write run.json, results-N.json and "
+                   "junit-N.xml under DIR/<run id>/")
+    p.add_argument("--record", action="store_true",
+                   help="append every result to the oracle dir's flake ledger")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 1, got {text!r}")
+    return value
+
+
 def _add_output_args(p: argparse.ArgumentParser) -> None:
     from provscore.report import formats
 
@@ -94,6 +145,19 @@ def _add_output_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules-url", default=os.environ.get("PROVSCORE_RULES_URL"),
                    help="URL of docs/rules.md for rule links in markdown/SARIF "
                         "(default: $PROVSCORE_RULES_URL)")
+    p.add_argument("--report", action="append", default=[], metavar="FORMAT=FILE",
+                   type=_report_target, help="also write the report in FORMAT to FILE "
+                   "(repeatable; one scoring, several renderings)")
+
+
+def _report_target(text: str) -> tuple[str, str]:
+    from provscore.report import formats
+
+    fmt, sep, path = text.partition("=")
+    if not sep or not path or fmt not in formats():
+        raise argparse.ArgumentTypeError(f"expected FORMAT=FILE with FORMAT one of "
+                                         f"{', '.join(formats())}, got {text!r}")
+    return fmt, path
 
 
 def _date(text: str) -> date:
@@ -133,6 +197,9 @@ def _emit(report: object, args: argparse.Namespace) -> int:
     color = (args.output is None and not args.no_color and "NO_COLOR" not in os.environ
              and args.format == "text" and sys.stdout.isatty())
     options = RenderOptions(color=color, quiet=args.quiet, rules_url=args.rules_url)
+    plain = RenderOptions(color=False, quiet=False, rules_url=args.rules_url)
+    for fmt, path in args.report:
+        write_output(render(report, fmt, plain), path)
     text = render(report, args.format, options)
     write_output(text, args.output)
     summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
@@ -145,10 +212,10 @@ def _emit(report: object, args: argparse.Namespace) -> int:
     return _exit_code(report.exit_code, args.fail_on)
 
 
-def _cmd_score(args: argparse.Namespace) -> int:
+def _score_request(args: argparse.Namespace, *, results: Sequence[str] = (),
+                   static_only: bool = False) -> object:
     from provscore.oracle.contract import load_oracle_contract
-    from provscore.pipeline import ScoreRequest, score
-    from provscore.session import Session
+    from provscore.pipeline import ScoreRequest
 
     if args.head is None and args.diff is None and not args.staged:
         raise UsageError("give --head REV, --diff FILE (or --diff - for stdin) or --staged")
@@ -162,15 +229,66 @@ def _cmd_score(args: argparse.Namespace) -> int:
     oracle = Path(args.oracle) if args.oracle else None
     if oracle is not None and not oracle.is_dir():
         raise InputError("oracle dir does not exist", path=str(oracle))
-    for r in args.results:
+    for r in results:
         if not Path(r).is_file():
             raise InputError("results file not found", path=r)
-    req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
-                       diff_origin=origin, oracle_dir=oracle,
-                       contract=load_oracle_contract(oracle),
-                       results=tuple(Path(r) for r in args.results), today=args.today,
-                       static_only=args.static_only)
+    return ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
+                        diff_origin=origin, oracle_dir=oracle,
+                        contract=load_oracle_contract(oracle),
+                        results=tuple(Path(r) for r in results), today=args.today,
+                        static_only=static_only)
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    from provscore.pipeline import ScoreRequest, score
+    from provscore.session import Session
+
+    req = _score_request(args, results=args.results, static_only=args.static_only)
+    assert isinstance(req, ScoreRequest)
     return _emit(score(req, Session.load()), args)
+
+
+def _run_request(args: argparse.Namespace) -> object:
+    from provscore.pipeline import ScoreRequest
+    from provscore.runner import RunOptions
+    from provscore.verify import RunRequest
+
+    req = _score_request(args)
+    assert isinstance(req, ScoreRequest)
+    options = RunOptions(repeat=args.repeat, python=args.python,
+                         sandbox="none" if args.no_sandbox else "auto",
+                         require_sandbox=args.require_sandbox, patch_id=args.patch_id,
+                         subset=tuple(args.subset), record_flakes=args.record)
+    if args.record and req.oracle_dir is None:
+        raise UsageError("--record needs --oracle (the flake ledger lives in the oracle dir)")
+    return RunRequest(req, options, Path(args.out) if args.out else None)
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from provscore.session import Session
+    from provscore.verify import RunRequest, corpus_digest_of, run_patch
+
+    if args.digest_only:
+        print(corpus_digest_of(Path(args.repo), args.base, args.oracle, args.python))
+        return ExitCode.PASS
+    req = _run_request(args)
+    assert isinstance(req, RunRequest)
+    outcome = run_patch(req, Session.load())
+    for line in outcome.summary():
+        print(f"provscore: {line}")
+    return ExitCode.PASS if outcome.record.ran and not outcome.record.base_error \
+        else ExitCode.REJECT
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from provscore.session import Session
+    from provscore.verify import RunRequest, verify
+
+    req = _run_request(args)
+    assert isinstance(req, RunRequest)
+    outcome = verify(req, Session.load())
+    assert outcome.report is not None
+    return _emit(outcome.report, args)
 
 
 def _cmd_lock(args: argparse.Namespace) -> int:
@@ -234,8 +352,9 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return ExitCode.PASS  # the demo succeeded when it produced its report
 
 
-COMMANDS = {"score": _cmd_score, "explain": _cmd_explain, "demo": _cmd_demo,
-            "lock": _cmd_lock, "ledger": _cmd_ledger}
+COMMANDS = {"score": _cmd_score, "run": _cmd_run, "verify": _cmd_verify,
+            "explain": _cmd_explain, "demo": _cmd_demo, "lock": _cmd_lock,
+            "ledger": _cmd_ledger}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,7 +8,8 @@ formats output.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
@@ -17,12 +18,14 @@ from provscore.callgraph.data_files import read_by_base_tests
 from provscore.callgraph.helpers import HelperIndex, skipping_conftest_fixtures
 from provscore.change.diff import ChangeSet
 from provscore.change.git import PathsAt, Repo
+from provscore.change.images import ApplyFailure
 from provscore.change.stage import Change, read_change
 from provscore.change.writeset import WriteSet, build_write_set, classify_path
 from provscore.checks import IndependentFacts, OracleFacts, StaticFacts, run_stage
 from provscore.evidence import EvidenceKind
 from provscore.evidence.stage import AnalysedFiles, analyse_files
 from provscore.model import Finding, PathRole
+from provscore.nodeid import file_of
 from provscore.oracle.contract import Contract
 from provscore.oracle.flake import flake_states
 from provscore.oracle.freeze import frozen_ids
@@ -37,8 +40,9 @@ from provscore.provenance import ProvenanceResult, classify
 from provscore.registry import Stage
 from provscore.report.build import ReportInputs, build_report
 from provscore.report.model import Report
-from provscore.results import by_node_id, load_many
+from provscore.results import RunResults, by_node_id, load_many
 from provscore.results.votes import count_votes
+from provscore.runner.model import RunRecord
 from provscore.scoring import Policy, ScoreInputs, decide, not_evaluated_gates
 from provscore.session import Session
 
@@ -57,6 +61,10 @@ class ScoreRequest:
     # Lint mode (pre-commit, CI lint stages): gate 10 is not evaluated and the best
     # decision is `review`, never `pass`.
     static_only: bool = False
+    # Why `git apply --check` refuses the patch against base (the off-tree runner asks).
+    apply_error: str | None = None
+    # The off-tree run (`provscore verify`): its results vote instead of `results`.
+    run: RunRecord | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,13 +153,46 @@ def run_static(req: ScoreRequest, session: Session | None = None,
     origin = f"git diff {req.base} {req.head}" if head_sha else req.diff_origin
     change = read_change(repo, base_sha, head_sha, req.diff or b"", origin,
                          session.option_effects)
+    if req.apply_error is not None and change.diff_error is None and not change.failures:
+        change = replace(change, failures=(apply_failure(req.apply_error, change),))
     facts = _static_facts(session, req, repo, change, oracle)
     findings = run_stage(session.registry, session.detectors, Stage.STATIC, facts)
     return StaticResult(facts, tuple(sorted(findings, key=Finding.report_key)))
 
 
-def score(req: ScoreRequest, session: Session | None = None) -> Report:
-    """Score a patch: static stages, oracle inputs, off-tree results, gates, decision."""
+_GIT_APPLY_AT = re.compile(r"^error: patch failed: (.+):(\d+)$", re.MULTILINE)
+_GIT_APPLY_PATH = re.compile(r"^error: (.+?): (.+)$", re.MULTILINE)
+
+
+def apply_failure(text: str, change: Change) -> ApplyFailure:
+    """``git apply --check``'s complaint as a PS902 input: the file and line it names."""
+    at = _GIT_APPLY_AT.search(text)
+    if at:
+        return ApplyFailure(at.group(1), f"git apply: {text.splitlines()[-1]}", int(at.group(2)))
+    named = _GIT_APPLY_PATH.search(text)
+    if named:
+        return ApplyFailure(named.group(1), f"git apply: {named.group(2)}")
+    first = change.changes.files[0].path if change.changes.files else "<patch>"
+    return ApplyFailure(first, f"git apply: {text.splitlines()[-1] if text else 'refused'}")
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """What scoring knows before any off-tree result: the oracle inputs and the static
+    stages' output (``provscore verify`` decides from it whether to run at all)."""
+
+    req: ScoreRequest
+    session: Session
+    repo: Repo
+    base_sha: str
+    oracle: OracleInputs
+    digests: Mapping[str, str]
+    today: date
+    static: StaticResult
+
+
+def prepare(req: ScoreRequest, session: Session | None = None) -> Prepared:
+    """Oracle inputs (with the ids a freeze is in force for) and the static stages."""
     session = session or Session.load()
     contract = req.contract
     today = req.today or date.today()
@@ -162,20 +203,45 @@ def score(req: ScoreRequest, session: Session | None = None) -> Report:
     oracle = replace(oracle, frozen=frozen_ids(
         oracle.freeze_rows, today=today, fixture_digests=digests, results=oracle.flake_rows,
         unfreeze_streak=contract.reentry_streak))
-    runs = load_many(req.results, repo_root_hint=str(repo.top)) if req.results else ()
     static = run_static(req, session, oracle, repo=repo, base_sha=base_sha)
-    base_files = PathsAt(repo, base_sha)
-    post = _post_images(repo, base_sha, static, oracle)
-    oracle_facts = OracleFacts(static.facts, oracle, post.get, digests, today, base_files.exists)
+    return Prepared(req, session, repo, base_sha, oracle, digests, today, static)
+
+
+def score(req: ScoreRequest, session: Session | None = None) -> Report:
+    """Score a patch: static stages, oracle inputs, off-tree results, gates, decision."""
+    prepared = prepare(req, session)
+    runs = req.run.runs if req.run is not None else (
+        load_many(req.results, repo_root_hint=str(prepared.repo.top)) if req.results else ())
+    return judge(prepared, runs)
+
+
+def _is_property(req: ScoreRequest) -> Callable[[str], bool]:
+    in_oracle = property_files(req.oracle_dir)
+    ran = {file_of(p) for p in req.run.properties} if req.run is not None else set()
+    return lambda file: file in ran or in_oracle(file)
+
+
+def judge(prepared: Prepared, runs: tuple[RunResults, ...]) -> Report:
+    """The oracle and independent stages over ``runs``, the gates and the decision."""
+    req, session, static, oracle = prepared.req, prepared.session, prepared.static, \
+        prepared.oracle
+    contract = req.contract
+    run = req.run
+    base_files = PathsAt(prepared.repo, prepared.base_sha)
+    post = _post_images(prepared.repo, prepared.base_sha, static, oracle)
+    base_ids = frozenset(run.base_tests) if run is not None and run.ran \
+        and run.base_error is None else None
+    oracle_facts = OracleFacts(static.facts, oracle, post.get, prepared.digests, prepared.today,
+                               base_files.exists, base_ids)
     findings = [*static.findings,
                 *run_stage(session.registry, session.detectors, Stage.ORACLE, oracle_facts)]
     flake = flake_states(oracle.flake_rows, window=contract.flake_window,
                          reentry_streak=contract.reentry_streak) if oracle.flake_rows else {}
     votes = count_votes(by_node_id(runs), prov=static.provenance,
                         exists_at_base=base_files.exists, frozen=oracle.frozen, flake=flake,
-                        is_property=property_files(req.oracle_dir))
+                        is_property=_is_property(req))
     findings += run_stage(session.registry, session.detectors, Stage.INDEPENDENT,
-                          IndependentFacts(votes, len(runs), req.static_only))
+                          IndependentFacts(votes, len(runs), req.static_only, run))
     removed, added = ScoreInputs.tally(findings)
     inputs = ScoreInputs(passed=votes.passed, failed=votes.failed, unscored=votes.unscored,
                          removed=removed, added=added, has_results=bool(runs))
@@ -187,7 +253,7 @@ def score(req: ScoreRequest, session: Session | None = None) -> Report:
                          tuple(str(p) for p in req.results))
     return build_report(where, static.provenance, static.write_set,
                         tuple(sorted(findings, key=Finding.report_key)), judgement,
-                        session.registry, votes.votes)
+                        session.registry, votes.votes, run)
 
 
 def _post_images(repo: Repo, base_sha: str, static: StaticResult, oracle: OracleInputs

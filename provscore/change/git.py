@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Iterable, Sequence
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,18 +45,44 @@ class Repo:
     def _run(self, args: Sequence[str], *, what: str, input: bytes | None = None) -> str:
         return self._run_bytes(args, what=what, input=input).decode("utf-8", "surrogateescape")
 
-    def _run_bytes(self, args: Sequence[str], *, what: str, input: bytes | None = None) -> bytes:
-        env = {**os.environ, **_GIT_ENV}
+    def _proc(self, args: Sequence[str], *, input: bytes | None = None,
+              extra_env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+        env = {**os.environ, **_GIT_ENV, **(extra_env or {})}
         try:
-            proc = subprocess.run(["git", "-C", str(self.root), *args], input=input,
+            return subprocess.run(["git", "-C", str(self.root), *args], input=input,
                                   capture_output=True, env=env, check=False)
         except FileNotFoundError:
             raise GitError("git is not installed or not on PATH") from None
+
+    def _run_bytes(self, args: Sequence[str], *, what: str, input: bytes | None = None,
+                   extra_env: Mapping[str, str] | None = None) -> bytes:
+        proc = self._proc(args, input=input, extra_env=extra_env)
         if proc.returncode != 0:
             detail = proc.stderr.decode("utf-8", "replace").strip().splitlines()
             tail = detail[-1] if detail else f"exit {proc.returncode}"
             raise GitError(f"{what}: {tail}", path=str(self.root))
         return proc.stdout
+
+    def git(self, *args: str, what: str, input: bytes | None = None,
+            extra_env: Mapping[str, str] | None = None) -> bytes:
+        """Any other git command (the off-tree runner's worktrees); GitError on failure."""
+        return self._run_bytes(args, what=what, input=input, extra_env=extra_env)
+
+    def apply_check(self, base: str, patch: bytes) -> str | None:
+        """Why ``git apply --check`` refuses the patch against ``base`` (None: it applies).
+
+        Checked against a throwaway index of ``base``: no work tree or index of the
+        repository is read or written."""
+        with tempfile.TemporaryDirectory(prefix="provscore-apply-") as tmp:
+            env = {"GIT_INDEX_FILE": os.path.join(tmp, "index")}
+            self._run_bytes(["read-tree", base], what="git read-tree failed", extra_env=env)
+            # From the top: inside a subdirectory git apply ignores paths outside it.
+            proc = self._proc(["-C", str(self.top), "apply", "--cached", "--check", "-"],
+                              input=patch, extra_env=env)
+        if proc.returncode == 0:
+            return None
+        text = proc.stderr.decode("utf-8", "replace").strip()
+        return text or f"git apply --check exited {proc.returncode}"
 
     def resolve(self, rev: str) -> str:
         """Full commit sha for a revision (branch, tag, sha, HEAD~2, ...)."""

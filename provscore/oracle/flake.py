@@ -7,17 +7,21 @@ its docstring and ``docs/ledgers.md``.
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from provscore.errors import InputError
-from provscore.io import fsync_dir
-from provscore.oracle.rows import Fields, jsonl_objects, read_text, row_place, type_name
+from provscore.oracle.rows import (
+    Fields,
+    append_jsonl,
+    jsonl_objects,
+    read_text,
+    row_place,
+    type_name,
+)
 
 FLAKE_RESULTS = ("pass", "fail")
 FLAKE_STATES = ("scored", "unscored")
@@ -156,45 +160,6 @@ def _encode_rows(rows: Sequence[Mapping[str, object]], where: str) -> bytes:
 def append_rows(path: Path, rows: Sequence[Mapping[str, object]]) -> None:
     """Append flake-ledger rows to ``path`` (created if missing): all of them or none.
 
-    Every row is validated before anything is written. The rows are then written
-    under an exclusive ``flock`` as one ``os.write`` to a descriptor opened with
-    ``O_APPEND``, and fsynced, so concurrent writers never interleave or lose
-    rows. A file whose last byte is not a newline ends in a truncated row; the
-    call refuses to append after it and names the line.
-    """
-    data = _encode_rows(rows, str(path))
-    if not data:
-        return
-    size = -1
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
-    except OSError as exc:
-        raise InputError(f"cannot open for appending: {exc.strerror or exc}",
-                         path=str(path)) from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        try:
-            size = os.fstat(fd).st_size
-            if size and os.pread(fd, 1, size - 1) != b"\n":
-                with open(path, "rb") as fh:
-                    line = fh.read().count(b"\n") + 1
-                raise InputError("last line is truncated (no trailing newline); refusing to "
-                                 "append after it: repair the file by hand",
-                                 path=row_place(path, line))
-            view = memoryview(data)
-            while view:
-                # One write for the whole batch; a regular file takes it at once. The loop
-                # only guards a short write, which the lock keeps from interleaving.
-                written = os.write(fd, view)
-                if written <= 0:
-                    raise OSError("short write")
-                view = view[written:]
-            os.fsync(fd)
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-    except OSError as exc:
-        raise InputError(f"cannot append: {exc.strerror or exc}", path=str(path)) from None
-    finally:
-        os.close(fd)
-    if size == 0:  # a new file: make its directory entry durable too
-        fsync_dir(path.parent)
+    Every row is validated before anything is written; :func:`append_jsonl` then writes
+    them in one locked, fsynced append."""
+    append_jsonl(path, _encode_rows(rows, str(path)))

@@ -7,7 +7,10 @@ last line is an :class:`~provscore.errors.InputError` that names the file and li
 
 from __future__ import annotations
 
+import fcntl
 import json
+import math
+import os
 import re
 from collections.abc import Mapping
 from datetime import date, datetime
@@ -15,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from provscore.errors import InputError
-from provscore.io import DuplicateKeyError, reject_duplicate_keys
+from provscore.io import DuplicateKeyError, fsync_dir, reject_duplicate_keys
 
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _TYPE_NAMES = {str: "a string", bool: "a boolean", int: "an integer"}
@@ -68,6 +71,26 @@ class Fields:
             raise InputError(f"key {key!r} must be one of {', '.join(choices)}, got {value!r}",
                              path=self.where)
         return value
+
+    def number(self, key: str, *, required: bool = True) -> float | None:
+        """A finite number >= 0 (an integer is accepted; a boolean is not)."""
+        if key not in self.raw:
+            if required:
+                raise InputError(f"missing required key {key!r}", path=self.where)
+            return None
+        value = self.raw[key]
+        if isinstance(value, bool) or not isinstance(value, int | float) \
+                or not math.isfinite(value) or value < 0:
+            raise InputError(f"key {key!r} must be a number >= 0, got {type_name(value)} "
+                             f"{value!r}", path=self.where)
+        return float(value)
+
+    def count(self, key: str) -> int | None:
+        """An optional integer >= 0."""
+        value = self.typed(key, int, required=False)
+        if value is not None and value < 0:
+            raise InputError(f"key {key!r} must be >= 0, got {value!r}", path=self.where)
+        return None if value is None else int(value)
 
     def flag(self, key: str, *, default: bool) -> bool:
         value = self.typed(key, bool, required=False)
@@ -190,3 +213,48 @@ def json_array_objects(path: Path, text: str) -> list[tuple[int, dict[str, Any]]
     if pos != len(text):
         raise fail("unexpected data after the JSON array", pos)
     return out
+
+
+def append_jsonl(path: Path, data: bytes) -> None:
+    """Append complete JSONL lines to ``path`` (created if missing): all of them or none.
+
+    The bytes are written under an exclusive ``flock`` as one ``os.write`` to a
+    descriptor opened with ``O_APPEND``, and fsynced, so concurrent writers never
+    interleave or lose rows. A file whose last byte is not a newline ends in a truncated
+    row; the call refuses to append after it and names the line.
+    """
+    if not data:
+        return
+    size = -1
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        raise InputError(f"cannot open for appending: {exc.strerror or exc}",
+                         path=str(path)) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            size = os.fstat(fd).st_size
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                with open(path, "rb") as fh:
+                    line = fh.read().count(b"\n") + 1
+                raise InputError("last line is truncated (no trailing newline); refusing to "
+                                 "append after it: repair the file by hand",
+                                 path=row_place(path, line))
+            view = memoryview(data)
+            while view:
+                # One write for the whole batch; a regular file takes it at once. The loop
+                # only guards a short write, which the lock keeps from interleaving.
+                written = os.write(fd, view)
+                if written <= 0:
+                    raise OSError("short write")
+                view = view[written:]
+            os.fsync(fd)
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    except OSError as exc:
+        raise InputError(f"cannot append: {exc.strerror or exc}", path=str(path)) from None
+    finally:
+        os.close(fd)
+    if size == 0:  # a new file: make its directory entry durable too
+        fsync_dir(path.parent)

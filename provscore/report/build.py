@@ -11,6 +11,7 @@ from provscore.provenance import ProvenanceResult
 from provscore.registry.model import Registry
 from provscore.report.model import Inputs, Report, ResultRow, RuleInfo, TestRow, WriteSetRow
 from provscore.results.votes import Vote
+from provscore.runner.model import RunRecord
 from provscore.scoring.decision import Judgement
 
 
@@ -39,7 +40,7 @@ def rule_infos(registry: Registry, findings: Sequence[Finding]) -> tuple[RuleInf
 
 def build_report(inputs: ReportInputs, provenance: ProvenanceResult, write_set: WriteSet,
                  findings: tuple[Finding, ...], judgement: Judgement, registry: Registry,
-                 votes: Sequence[Vote] = ()) -> Report:
+                 votes: Sequence[Vote] = (), run: RunRecord | None = None) -> Report:
     tests = tuple(TestRow(t.node_id, t.status.value,
                           t.pre.node_id if t.pre is not None and t.post is not None
                           and t.pre.node_id != t.post.node_id else None)
@@ -55,4 +56,4 @@ def build_report(inputs: ReportInputs, provenance: ProvenanceResult, write_set: 
                       inputs.results),
         unscored=judgement.unscored,
         results=tuple(ResultRow(v.node_id, v.status.value, v.verdicts, v.reason) for v in votes),
-        rules=rule_infos(registry, findings))
+        rules=rule_infos(registry, findings), run=run)
