@@ -133,13 +133,14 @@ _DUMP: Mapping[Verdict, tuple[str, str, str]] = {
 
 def dump_pytest_json(outcomes: Sequence[Outcome], **extra: object) -> dict[str, object]:
     """Outcomes as a pytest-json-report document that :func:`parse_pytest_json` reads back
-    to the same ids, verdicts, messages and durations (``extra``: more top-level keys)."""
+    to the same ids, verdicts, messages and durations (a pass, xpassed included, has no
+    message in that format; ``extra``: more top-level keys)."""
     tests: list[dict[str, object]] = []
     counts: dict[str, int] = {}
     for o in outcomes:
         outcome, stage, stage_outcome = _DUMP[o.verdict]
         info: dict[str, object] = {"outcome": stage_outcome}
-        if o.message and o.verdict is not Verdict.PASSED:
+        if o.message and o.verdict not in (Verdict.PASSED, Verdict.XPASSED):
             info["longrepr"] = o.message
         if o.duration is not None:
             info["duration"] = o.duration

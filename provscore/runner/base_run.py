@@ -62,7 +62,7 @@ def collection(job: JobResult) -> BaseCollection:
     ids = job.collected()
     if job.finished.timed_out:
         return BaseCollection((), broken, f"collecting the base tests took longer than the "
-                                          f"wall clock ({job.finished.seconds:.0f} s)")
+                                          f"wall clock ({job.finished.limit:g} s)")
     if ids is None:
         tail = job.log_tail(3)
         return BaseCollection((), broken, "pytest could not collect the base tests "
@@ -107,7 +107,7 @@ def reported(job: JobResult, index: int) -> dict[str, Outcome]:
 def _why_missing(job: JobResult) -> str:
     if job.finished.timed_out:
         running = job.running()
-        return (f"the run was killed at the wall clock ({job.finished.seconds:.0f} s)"
+        return (f"the run was killed at the wall clock ({job.finished.limit:g} s)"
                 + (f" while {running} was running" if running else ""))
     if job.collected() is None:
         return f"pytest exited with code {job.finished.returncode} before collecting"
@@ -143,7 +143,7 @@ def complete_repeat(job: JobResult, index: int, *, base: BaseCollection,
         if timed_out:
             killed.add(bid)
         outcomes[bid] = Outcome(bid, Verdict.ERROR, index, source, message=message[:500])
-    kill = Kill(f"repeat {index + 1}", round(job.finished.seconds, 1), job.running(),
+    kill = Kill(f"repeat {index + 1}", job.finished.limit, job.running(),
                 len(killed)) if timed_out else None
     results = RunResults(source, "pytest-json", tuple(outcomes[k] for k in sorted(outcomes)))
     return Repeat(results, failures, kill, frozenset(killed))

@@ -125,8 +125,10 @@ def _run_in(ws: Workspace, spec: RunSpec, sandbox: Sandbox, python: str) -> RunR
     jobs = Jobs(ws, sandbox, python, interp.paths, oracle_dir=spec.oracle_dir,
                 tail=contract.failure_tail_lines, extra_env=_extra_env(contract))
     is_corpus = _corpus_test(spec)
+    ledgers = [contract.oracle_path(spec.oracle_dir, p) for p in
+               (contract.run_log_path, contract.flake_ledger_path)] if spec.oracle_dir else []
     before = integrity.snapshot(oracle_dir=spec.oracle_dir, reference=ws.reference,
-                                patched=ws.patched, is_corpus=is_corpus)
+                                patched=ws.patched, is_corpus=is_corpus, ledgers=ledgers)
     repeats, base = _base_runs(jobs, ws, spec)
     props = PropertyRun()
     if spec.oracle_dir is not None:
@@ -135,7 +137,7 @@ def _run_in(ws: Workspace, spec: RunSpec, sandbox: Sandbox, python: str) -> RunR
                                import_roots=_ini_roots(ws.patched, spec.base_options)
                                ).run(spec.properties)
     after = integrity.snapshot(oracle_dir=spec.oracle_dir, reference=ws.reference,
-                               patched=ws.patched, is_corpus=is_corpus)
+                               patched=ws.patched, is_corpus=is_corpus, ledgers=ledgers)
     runs = [r.results for r in repeats]
     if spec.out_dir is not None:
         _keep_junit(runs, run_dir(spec.out_dir, spec.run_id))

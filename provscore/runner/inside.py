@@ -139,6 +139,8 @@ def _site_index() -> int:
 def _preload() -> None:
     import pytest  # noqa: F401  (imported for its side effect: it is now in sys.modules)
 
+    if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
+        return  # pytest will not load them either
     # A broken plugin is pytest's to report; here it is only not preloaded.
     with contextlib.suppress(Exception):
         from importlib import metadata

@@ -149,7 +149,9 @@ class PropertyRunner:
         self.failures[node_id] = lines
 
     def _timeout(self, node_id: str, job: JobResult) -> None:
-        self.kills.append(Kill(node_id, self.timeout, job.running()))
+        running = job.running()
+        self.kills.append(Kill(node_id, self.timeout,
+                               f"{self.prefix}/{running}" if running else None))
         message = f"did not finish within the property timeout ({self.timeout:g} s)"
         self.out.append(Outcome(node_id, Verdict.ERROR, 0, node_id, message=message))
         self.failures[node_id] = (message,)

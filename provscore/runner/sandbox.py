@@ -107,6 +107,7 @@ class Finished:
 
     returncode: int | None  # None: killed at the wall clock
     seconds: float
+    limit: float  # the wall clock it had
 
     @property
     def timed_out(self) -> bool:
@@ -133,7 +134,7 @@ class Bounded:
             # (inside bwrap its PID namespace already took everything with it).
             kill_group(self.proc)
             self.log.close()
-        return Finished(code, time.monotonic() - self.started)
+        return Finished(code, time.monotonic() - self.started, self.timeout)
 
 
 def kill_group(proc: subprocess.Popen[bytes]) -> None:
