@@ -26,6 +26,7 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import re
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -48,6 +49,7 @@ from provscore.runner.execute import refused
 from provscore.runner.output import new_run_id, patch_id_of, write_outputs
 from provscore.session import Session
 
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 _REFUSING = {"PS901": "the diff does not parse", "PS902": "the patch does not apply to base",
              "PS304": "a path of the patch escapes the repository",
              "PS303": "the write set is too wide (PS303): split the patch"}
@@ -74,9 +76,10 @@ class RunOutcome:
         r = self.record
         if r.refused:
             return [f"run {r.run_id} of patch {r.patch_id} refused: {r.refused}"]
+        props = len(r.properties)
         lines = [f"run {r.run_id} of patch {r.patch_id}: {len(r.base_tests)} base test(s) x "
-                 f"{r.repeats} repeat(s), {len(r.properties)} propert(y/ies), sandbox "
-                 f"{r.sandbox}, {r.wall_seconds:.1f} s"]
+                 f"{r.repeats} repeat(s), {props} oracle propert{'y' if props == 1 else 'ies'}, "
+                 f"sandbox {r.sandbox}, {r.wall_seconds:.1f} s"]
         if r.sandbox == "none":
             lines.append(f"not sandboxed: {r.sandbox_note}")
         if r.base_error:
@@ -93,7 +96,8 @@ class RunOutcome:
                      f"{r.fingerprint.digest if r.fingerprint else '-'}")
         if self.written is not None:
             lines.append(f"wrote {self.written}")
-        return lines
+        # Node ids and messages may come from the patch: shown, never obeyed by a terminal.
+        return [_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", line) for line in lines]
 
 
 def run_patch(req: RunRequest, session: Session | None = None) -> RunOutcome:
@@ -159,7 +163,7 @@ def _session_run(req: RunRequest, session: Session, command: str
     score_req = req.score
     repo = Repo(score_req.repo)
     base_sha = repo.resolve(score_req.base)
-    patch = repo.diff(base_sha, repo.resolve(score_req.head)) if score_req.head \
+    patch = _binary_diff(repo, base_sha, repo.resolve(score_req.head)) if score_req.head \
         else (score_req.diff or b"")
     apply_error = repo.apply_check(base_sha, patch) if patch.strip() else None
     prepared = prepare(replace(score_req, apply_error=apply_error), session)
@@ -187,6 +191,14 @@ def _session_run(req: RunRequest, session: Session, command: str
         else:
             record = execute_run(spec)
         yield prepared, record, _Finish(req, record, command, log)
+
+
+def _binary_diff(repo: Repo, base_sha: str, head_sha: str) -> bytes:
+    """The patch from base to head that ``git apply`` turns into head's tree, binary
+    files included (the analysed diff has no binary hunks)."""
+    return repo.git("-c", "diff.noprefix=false", "diff", "--no-color", "--no-ext-diff",
+                    "--no-textconv", "--binary", "--full-index", base_sha, head_sha, "--",
+                    what="git diff --binary failed")
 
 
 def _refusal(prepared: Prepared, contract: Contract) -> str | None:

@@ -20,6 +20,7 @@ import jsonschema
 import pytest
 from tests_support import SESSION, GitRepo, codes
 
+from provscore.errors import UsageError
 from provscore.model import Action, Decision
 from provscore.oracle.contract import load_oracle_contract
 from provscore.oracle.runlog import read_run_log
@@ -269,16 +270,58 @@ class Listener:
         self.sock.close()
 
 
+ESCAPE = """\
+import glob, os, socket, subprocess, sys
+
+
+def _spawn():
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)  # MARKER"],
+                     start_new_session=True)
+
+
+def _network():
+    socket.create_connection(("127.0.0.1", PORT), timeout=2).close()
+
+
+def _oracle():
+    with open(ORACLE + "/fixtures.lock", "w") as fh:
+        fh.write("forged")
+
+
+def _ledger():
+    open(ORACLE + "/flake_ledger.jsonl", "w").close()
+
+
+def _reference():
+    here = os.path.dirname(os.environ["REPO_ROOT"])
+    for tree in glob.glob(os.path.join(here, "reference-*")):
+        with open(os.path.join(tree, "tests", "test_calc.py"), "a") as fh:
+            fh.write("# tampered")
+
+
+def add(a, b):
+    errors = []
+    for attempt in (_spawn, _network, _oracle, _ledger, _reference):
+        try:
+            attempt()
+        except OSError as exc:
+            errors.append(f"{attempt.__name__}: {exc}")
+    if errors:
+        raise OSError("\\n".join(errors))
+    return a + b
+
+
+def clamp(x, lo, hi):
+    return max(lo, min(x, hi))
+"""
+
+
 def _escaping_calc(oracle: Path, port: int, marker: str) -> str:
-    return (f"import socket, subprocess, sys\n\n\ndef add(a, b):\n"
-            f"    subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)  "
-            f"# {marker}'], start_new_session=True)\n"
-            f"    try:\n        socket.create_connection(('127.0.0.1', {port}), timeout=2)\n"
-            f"    except OSError as exc:\n        print('network:', exc)\n"
-            f"    with open({str(oracle / 'fixtures.lock')!r}, 'w') as fh:\n"
-            f"        fh.write('forged')\n"
-            f"    open({str(oracle / 'flake_ledger.jsonl')!r}, 'w').close()\n"
-            f"    return a + b\n\n\ndef clamp(x, lo, hi):\n    return max(lo, min(x, hi))\n")
+    """Production code that tries every way out of the run at once: a process that
+    outlives it, the network, writes into the oracle dir, the flake ledger's history and
+    the reference tree (found next to ``REPO_ROOT``)."""
+    return ESCAPE.replace("MARKER", marker).replace("PORT", str(port)).replace(
+        "ORACLE", repr(str(oracle)))
 
 
 FLAKE_ROW = json.dumps({"test_id": "tests/test_calc.py::test_add", "result": "pass",
@@ -314,8 +357,14 @@ def test_sandbox_blocks_oracle_writes_network_and_survivors(repo: GitRepo,
     assert (oracle / "flake_ledger.jsonl").read_text() == FLAKE_ROW
     assert _survivors(marker) == []
     [message] = fired(report, "PS501")
-    assert message.startswith("preexisting test tests/test_calc.py::test_add failed off-tree: ")
-    assert "Read-only file system" in message
+    assert message == ("preexisting test tests/test_calc.py::test_add failed off-tree: "
+                       "OSError: _network: [Errno 111] Connection refused")
+    assert report.run is not None
+    [digest] = [f.lines for f in report.run.failures if f.node_id.endswith("test_add")]
+    for attempt in ("_oracle", "_ledger", "_reference"):
+        assert any(line.startswith("E ") and
+                   f" {attempt}: [Errno 30] Read-only file system: " in line
+                   for line in digest), digest
     assert report.decision is Decision.REJECT and "PS511" not in codes(report)
     assert "PS508" not in codes(report)
 
@@ -342,9 +391,11 @@ def test_without_the_sandbox_tampering_is_still_caught_and_said(repo: GitRepo,
     assert (oracle / "flake_ledger.jsonl").read_text() == ""
     assert fired(report, "PS508") == ["the off-tree run was not sandboxed: --no-sandbox was given"]
     assert [f.action for f in report.findings if f.code == "PS508"] == [Action.INFO]
-    assert fired(report, "PS511") == ["2 protected path(s) changed while patched code ran: "
+    assert fired(report, "PS511") == ["3 protected path(s) changed while patched code ran: "
                                       "oracle dir: fixtures.lock, "
-                                      "oracle dir: flake_ledger.jsonl"]
+                                      "oracle dir: flake_ledger.jsonl, "
+                                      "reference tree: tests/test_calc.py"]
+    assert "PS501" not in codes(report)  # every way out worked: the tests passed
     assert report.decision is Decision.REJECT
 
 
@@ -423,3 +474,123 @@ def test_frozen_ids_are_deselected_and_a_stale_one_is_ps506(repo: GitRepo,
     assert statuses["tests/test_calc.py::test_clamp"] == ("unscored_frozen",
                                                           ("skipped", "skipped"))
     assert statuses["tests/test_calc.py::test_clamp_low"] == ("passed", ("passed", "passed"))
+
+
+# --------------------------------------------------------------------------- properties
+
+
+def test_a_vanished_public_symbol_fails_the_property_it_imports(repo: GitRepo,
+                                                               tmp_path: Path) -> None:
+    repo.commit(BASE)
+    oracle = oracle_dir(tmp_path)
+    gone = CALC.split("\n\n\ndef clamp")[0] + "\n"
+    report = report_of(run(repo, repo.diff({"src/calc.py": gone}), oracle))
+    [message] = fired(report, "PS504")
+    assert message.startswith("oracle property oracle/test_props.py failed: could not be "
+                              "collected: ") and "ImportError" in message
+    assert report.score.failed == 4  # the property and the three base tests that import it
+
+
+def test_catalog_check_functions_run_as_properties(repo: GitRepo, tmp_path: Path) -> None:
+    from provscore.runner import PropertySpec
+
+    repo.commit(BASE)
+    oracle = oracle_dir(tmp_path, "[score]\nproperty_timeout_s = 20\n", props=None)
+    (oracle / "checks.py").write_text(
+        "import os\nfrom calc import clamp\n\n\ndef check_window():\n"
+        "    for w in range(int(os.environ['PROPERTY_TRIALS'])):\n"
+        "        assert clamp(w + 1, 0, w) == w, w\n")
+    specs = (PropertySpec("oracle/checks.py::check_window", "call", "checks.py:check_window"),)
+
+    def verify_with(calc: str) -> Report:
+        req = RunRequest(ScoreRequest(repo=repo.root, base="HEAD",
+                                      diff=repo.diff({"src/calc.py": calc}),
+                                      oracle_dir=oracle, contract=replace(
+                                          load_oracle_contract(oracle),
+                                          pass_env=("PYTEST_DISABLE_PLUGIN_AUTOLOAD",))),
+                         properties=specs)
+        return report_of(verify(req, SESSION))
+
+    good = verify_with(CALC + "\n")
+    assert {r.node_id: r.status for r in good.results}["oracle/checks.py::check_window"] == \
+        "property_passed"
+    bad = verify_with(CALC.replace("min(x, hi)", "min(x, hi + 1)"))
+    [message] = fired(bad, "PS504")
+    assert message == ("oracle property oracle/checks.py::check_window failed: exit 1: "
+                       "AssertionError: 0")
+    assert bad.run is not None
+    assert [f.lines[-1] for f in bad.run.failures if "checks.py" in f.node_id] == [
+        "AssertionError: 0"]
+
+
+# --------------------------------------------------------------------------- options
+
+
+def test_subset_and_record_into_the_flake_ledger(repo: GitRepo, tmp_path: Path) -> None:
+    repo.commit(BASE)
+    oracle = oracle_dir(tmp_path, props=None)
+    outcome = run(repo, repo.diff({"src/calc.py": CALC + "\n"}), oracle, repeat=2,
+                  subset=("tests/test_calc.py::test_add",), record_flakes=True)
+    record = outcome.record
+    assert record.base_tests == ("tests/test_calc.py::test_add",)
+    assert record.subset == "tests/test_calc.py::test_add"
+    ledger = [json.loads(x) for x in (oracle / "flake_ledger.jsonl").read_text().splitlines()]
+    assert [(r["test_id"], r["result"], r["run_id"], r["env"]) for r in ledger] == [
+        ("tests/test_calc.py::test_add", "pass", f"{record.run_id}#{n}",
+         record.fingerprint.digest if record.fingerprint else "") for n in (1, 2)]
+    [row] = read_run_log(oracle / "run_log.jsonl")
+    assert row.subset == "tests/test_calc.py::test_add"
+    with pytest.raises(UsageError, match=r"--subset 'tests/nope\.py': no such test file"):
+        run(repo, repo.diff({"src/calc.py": CALC + "\n"}), oracle,
+            subset=("tests/nope.py",))
+
+
+def test_a_file_broken_at_base_is_not_the_patchs_failure(repo: GitRepo, tmp_path: Path) -> None:
+    repo.commit({**BASE, "tests/test_old.py": "import vanished_long_ago\n\n\n"
+                                              "def test_old():\n    pass\n"})
+    outcome = run(repo, repo.diff({"src/calc.py": CALC + "\n"}), None)
+    report = report_of(outcome)
+    assert outcome.record.base_tests == IDS
+    assert report.decision is Decision.PASS, [f.message for f in report.findings]
+    assert {r.node_id: r.status for r in report.results} == dict.fromkeys(IDS, "passed")
+
+
+def test_too_wide_a_patch_is_refused_before_anything_runs(repo: GitRepo,
+                                                         tmp_path: Path) -> None:
+    repo.commit(BASE)
+    oracle = oracle_dir(tmp_path, "[score]\nmax_changed_files = 2\n", props=None)
+    wide: dict[str, str | bytes | None] = {f"src/m{i}.py": "X = 1\n" for i in range(3)}
+    outcome = run(repo, repo.diff(wide), oracle)
+    assert outcome.record.refused == "the write set is too wide (PS303): split the patch"
+    assert outcome.record.fingerprint is None and outcome.record.repeats == 0
+    assert "PS303" in codes(report_of(outcome))
+    assert not (oracle / "run_log.jsonl").exists()  # a refused run is not a run
+
+
+def test_python_option_runs_the_tests_in_that_interpreter(repo: GitRepo,
+                                                         tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip",
+                    str(venv)], check=True)
+    repo.commit({**BASE, "tests/test_where.py":
+                 "import sys\n\n\ndef test_where():\n    assert sys.prefix.endswith('venv')\n"})
+    record = run(repo, repo.diff({"src/calc.py": CALC + "\n"}), None,
+                 python=str(venv / "bin" / "python")).record
+    assert record.fingerprint is not None
+    assert record.fingerprint.executable == str(venv / "bin" / "python")
+    outcomes = {o.node_id: o.verdict.value for o in record.runs[0].outcomes}
+    assert outcomes["tests/test_where.py::test_where"] == "passed"
+
+
+def test_head_mode_applies_binary_files_too(repo: GitRepo, tmp_path: Path) -> None:
+    repo.commit({**BASE, "src/logo.bin": b"\x89PNG\x00\x01"})
+    base = repo.git("rev-parse", "HEAD").decode().strip()
+    repo.commit({"src/logo.bin": b"\x89PNG\x00\x02\xff", "src/calc.py": CALC + "\n"})
+    req = RunRequest(ScoreRequest(repo=repo.root, base=base, head="HEAD", contract=replace(
+        load_oracle_contract(None), pass_env=("PYTEST_DISABLE_PLUGIN_AUTOLOAD",))))
+    outcome = verify(req, SESSION)
+    assert outcome.record.ran, outcome.record.refused
+    assert report_of(outcome).decision is Decision.PASS, codes(report_of(outcome))

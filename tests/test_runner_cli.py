@@ -60,7 +60,7 @@ def test_run_writes_files_that_score_and_ledger_record_read(repo: GitRepo,
         "junit-1.xml", "junit-2.xml", "results-1.json", "results-2.json", "run.json"]
     lines = proc.stdout.splitlines()
     assert lines[0] == (f"provscore: run {run_id} of patch pr-1: 2 base test(s) x 2 repeat(s), "
-                        f"0 propert(y/ies), sandbox bwrap, " + lines[0].rsplit(", ", 1)[1])
+                        f"0 oracle properties, sandbox bwrap, " + lines[0].rsplit(", ", 1)[1])
     record = json.loads((run_dir / "run.json").read_text())
     assert record["run_id"] == run_id and record["base_tests"] == 2
     assert record["out_dir"] == str(run_dir)

@@ -58,6 +58,9 @@ def no_independent_evidence(rule: Rule, facts: IndependentFacts) -> Iterator[Fin
         detail = f"the off-tree run did not run: {run.refused}"
     elif run is not None and run.base_error:
         detail = f"the base tests could not be collected at base: {run.base_error}"
+    elif run is not None and not run.base_tests and not run.properties:
+        detail = "the off-tree run found no base test (pytest collected none at base) and " \
+            "no oracle property"
     elif not facts.result_files:
         detail = "no off-tree results were given (--results)"
     else:

@@ -34,6 +34,7 @@ class BaseCollection:
     ids: tuple[str, ...]
     broken_files: frozenset[str]  # files that fail to collect at base
     error: str | None = None  # why there are no base ids at all
+    kill: Kill | None = None  # the collection was stopped at the wall clock
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +63,8 @@ def collection(job: JobResult) -> BaseCollection:
     ids = job.collected()
     if job.finished.timed_out:
         return BaseCollection((), broken, f"collecting the base tests took longer than the "
-                                          f"wall clock ({job.finished.limit:g} s)")
+                                          f"wall clock ({job.finished.limit:g} s)",
+                              Kill("collection at base", job.finished.limit, job.running()))
     if ids is None:
         tail = job.log_tail(3)
         return BaseCollection((), broken, "pytest could not collect the base tests "

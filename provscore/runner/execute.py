@@ -30,7 +30,7 @@ from provscore.runner import base_run, integrity
 from provscore.runner.corpus import CORPUS_ROLES, corpus_digest, corpus_paths, lock_hash
 from provscore.runner.fingerprint import probe, resolve_python
 from provscore.runner.jobs import Jobs
-from provscore.runner.model import FailureDigest, Kill, RunOptions, RunRecord
+from provscore.runner.model import FailureDigest, RunOptions, RunRecord
 from provscore.runner.output import run_dir
 from provscore.runner.properties import PropertyRun, PropertyRunner, PropertySpec
 from provscore.runner.sandbox import Sandbox, detect_sandbox
@@ -144,10 +144,7 @@ def _run_in(ws: Workspace, spec: RunSpec, sandbox: Sandbox, python: str) -> RunR
     if runs and props.outcomes:
         first = runs[0]
         runs[0] = RunResults(first.source, first.format, (*first.outcomes, *props.outcomes))
-    kills = tuple(r.kill for r in repeats if r.kill is not None)
-    if base.error is not None:
-        kills += (Kill("collection at base", contract.run_timeout_s),) \
-            if "wall clock" in base.error else ()
+    kills = tuple(k for k in (base.kill, *(r.kill for r in repeats)) if k is not None)
     return RunRecord(
         spec.run_id, spec.patch_id, subset=subset_label(spec.options.subset),
         sandbox=sandbox.kind, sandbox_note=sandbox.note, require_sandbox=_require(spec),
@@ -170,13 +167,16 @@ def _base_runs(jobs: Jobs, ws: Workspace, spec: RunSpec
     collecting = base_run.start_collection(jobs, ws.reference, subset, timeout)
     first = base_run.start_repeat(jobs, ws.patched, 1, frozen=spec.frozen, subset=subset,
                                   timeout=timeout)
-    base = base_run.collection(jobs.finish(collecting))
-    done = [jobs.finish(first)]
+    # Only base code runs in the collection: its stream is read whole, however many ids.
+    base = base_run.collection(jobs.finish(collecting, expected_tests=1 << 20))
+    expected = len(base.ids)
+    done = [jobs.finish(first, expected)]
     if base.error is not None:
         return [], base
     for n in range(2, spec.options.repeat + 1):
         done.append(jobs.finish(base_run.start_repeat(
-            jobs, ws.patched, n, frozen=spec.frozen, subset=subset, timeout=timeout)))
+            jobs, ws.patched, n, frozen=spec.frozen, subset=subset, timeout=timeout),
+            expected))
     return [base_run.complete_repeat(job, i, base=base, frozen=spec.frozen,
                                      tail=spec.contract.failure_tail_lines)
             for i, job in enumerate(done)], base

@@ -12,9 +12,10 @@ next to its job file, so nothing of the trees is on ``sys.path`` when it starts.
 * ``call``: import a file and call one function of it (a catalog's check function); an
   exception is a ``fail`` event.
 
-pytest and its plugins are imported *before* the tree's import roots go on ``sys.path``,
-and the roots go in after the standard library and before site-packages: a module the
-patch adds (``pytest.py``, ``json.py``, a plugin's name) cannot stand in for them, and the
+pytest and its plugins are loaded *before* the tree's import roots go on ``sys.path`` (the
+plugin's ``pytest_load_initial_conftests``: after every plugin, before any conftest), and
+the roots go in after the standard library and before site-packages: a module the patch
+adds (``pytest.py``, ``json.py``, a plugin's name) cannot stand in for them, and the
 patched package still wins over an installed copy of itself. The process ends with
 ``os._exit`` right after pytest returns, so no ``atexit`` hook of the patched code runs
 after the results were written.
@@ -22,7 +23,6 @@ after the results were written.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
@@ -44,11 +44,18 @@ def tail(text: str, k: int) -> list[str]:
 class Stream:
     """The pytest plugin: one JSON object per line, flushed as it happens."""
 
-    def __init__(self, fh: IO[str], k: int, deselect: list[str]) -> None:
+    def __init__(self, fh: IO[str], k: int, deselect: list[str], roots: list[str]) -> None:
         self.fh = fh
         self.k = k
         self.deselect = deselect
+        self.roots = roots
         self.state: dict[str, dict[str, Any]] = {}
+
+    def pytest_load_initial_conftests(self, early_config: Any, parser: Any,
+                                      args: Any) -> None:
+        # Every plugin is loaded by now, the conftests are not: the tree's roots go on
+        # sys.path only here, so no module of the tree can stand in for a plugin.
+        insert_roots(self.roots)
 
     def emit(self, obj: dict[str, Any]) -> None:
         self.fh.write(json.dumps(obj) + "\n")
@@ -129,28 +136,13 @@ def covers(parent: str, node_id: str) -> bool:
     return node_id == parent or (node_id.startswith(parent + "[") and node_id.endswith("]"))
 
 
-def _site_index() -> int:
-    for i, entry in enumerate(sys.path):
-        if "site-packages" in entry or "dist-packages" in entry:
-            return i
-    return len(sys.path)
-
-
-def _preload() -> None:
-    import pytest  # noqa: F401  (imported for its side effect: it is now in sys.modules)
-
-    if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
-        return  # pytest will not load them either
-    # A broken plugin is pytest's to report; here it is only not preloaded.
-    with contextlib.suppress(Exception):
-        from importlib import metadata
-
-        eps: Any = metadata.entry_points()
-        group = eps.select(group="pytest11") if hasattr(eps, "select") else \
-            eps.get("pytest11", [])
-        for ep in group:
-            with contextlib.suppress(Exception):
-                __import__(ep.value.split(":")[0].strip())
+def insert_roots(roots: list[str]) -> None:
+    """After the standard library, before site-packages (once)."""
+    if not roots or roots[0] in sys.path:
+        return
+    at = next((i for i, entry in enumerate(sys.path)
+               if "site-packages" in entry or "dist-packages" in entry), len(sys.path))
+    sys.path[at:at] = roots
 
 
 def _call(job: dict[str, Any], stream: Stream) -> int:
@@ -180,11 +172,10 @@ def main() -> None:
         job: dict[str, Any] = json.load(fh)
     code = 3
     with open(job["stream"], "a", encoding="utf-8") as out:
-        stream = Stream(out, int(job["tail"]), list(job.get("deselect", [])))
-        _preload()
-        at = _site_index()
-        sys.path[at:at] = list(job["roots"])
+        roots = list(job["roots"])
+        stream = Stream(out, int(job["tail"]), list(job.get("deselect", [])), roots)
         if job["mode"] == "call":
+            insert_roots(roots)
             code = _call(job, stream)
         else:
             import pytest

@@ -21,8 +21,11 @@ from provscore.runner import inside
 from provscore.runner.sandbox import Bounded, Finished, Mounts, Sandbox, start_bounded
 from provscore.runner.workspace import Workspace
 
-#: The most of a process's event stream or log that is ever read back.
-MAX_STREAM_BYTES = 16 * 1024 * 1024
+#: How much of a process's event stream is read back: this much, plus
+#: ``STREAM_BYTES_PER_TEST`` for every test it is expected to report (a patch that floods
+#: the stream cannot make provscore read without end).
+MAX_STREAM_BYTES = 64 * 1024 * 1024
+STREAM_BYTES_PER_TEST = 4 * 1024
 _KEPT_ENV = ("PATH", "TZ", "SYSTEMROOT")
 _TMP = Path("/tmp")
 
@@ -126,10 +129,12 @@ class Jobs:
         return Started(name, bounded, out, log)
 
     @staticmethod
-    def finish(started: Started) -> JobResult:
+    def finish(started: Started, expected_tests: int = 0) -> JobResult:
         finished = started.bounded.finish()
-        return JobResult(started.name, finished, read_events(started.out / "stream.jsonl"),
-                         started.out, started.log)
+        limit = MAX_STREAM_BYTES + STREAM_BYTES_PER_TEST * expected_tests
+        return JobResult(started.name, finished,
+                         read_events(started.out / "stream.jsonl", limit), started.out,
+                         started.log)
 
     def run(self, name: str, job: dict[str, Any], *, cwd: Path, timeout: float) -> JobResult:
         return self.finish(self.start(name, job, cwd=cwd, timeout=timeout))
@@ -146,12 +151,13 @@ def _masked_dirs() -> tuple[Path, ...]:
     return tuple(masked)
 
 
-def read_events(path: Path) -> tuple[dict[str, Any], ...]:
-    """The event stream, bounded; lines that are not JSON objects are skipped (the stream
-    only feeds the digest and the running test's name; outcomes come from JUnit)."""
+def read_events(path: Path, limit: int = MAX_STREAM_BYTES) -> tuple[dict[str, Any], ...]:
+    """The event stream, at most ``limit`` bytes of it; a line that is not a JSON object
+    is skipped (a test it would have reported then gets no result, which counts as
+    failed)."""
     try:
         with open(path, "rb") as fh:
-            data = fh.read(MAX_STREAM_BYTES)
+            data = fh.read(limit)
     except OSError:
         return ()
     events: list[dict[str, Any]] = []
