@@ -20,6 +20,7 @@ Modes, interleaved rep by rep so that the load of a shared machine spreads over 
     python benchmarks/bench_runner.py                  # 3 reps of every mode
     python benchmarks/bench_runner.py --reps 5 --write-readme
     python benchmarks/bench_runner.py --project more-itertools==10.5.0
+    python benchmarks/bench_runner.py --reps 7 --tests tests/test_markers.py tests/test_tags.py
 """
 
 from __future__ import annotations
@@ -89,26 +90,35 @@ def prepare(spec: str) -> tuple[Path, Path, Path, Path]:
     return repo, patch, python, root
 
 
-def timed(argv: list[str], *, cwd: Path, env: dict[str, str]) -> tuple[float, str]:
-    started = time.monotonic()
-    proc = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, check=False)
-    seconds = time.monotonic() - started
-    tail = (proc.stdout + proc.stderr).strip().splitlines()
-    return seconds, tail[-1] if tail else f"exit {proc.returncode}"
+def timed(argv: list[str], *, cwd: Path, env: dict[str, str]) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds of the process and every descendant it waited for, last
+    line of output). CPU time hardly moves with the load of a shared machine; wall does."""
+    with tempfile.TemporaryFile() as out:
+        started = time.monotonic()
+        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.monotonic() - started
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        tail = out.read().decode("utf-8", "replace").strip().splitlines()
+    cpu = usage.ru_utime + usage.ru_stime
+    return seconds, cpu, tail[-1] if tail else f"exit {proc.returncode}"
 
 
-def commands(repo: Path, patch: Path, python: Path, root: Path,
-             out: Path) -> dict[str, tuple[list[str], dict[str, str]]]:
+def commands(repo: Path, patch: Path, python: Path, root: Path, out: Path,
+             tests: list[str]) -> dict[str, tuple[list[str], dict[str, str]]]:
     sys.path.insert(0, str(ROOT))
     from provscore.runner.sandbox import Mounts, detect_sandbox
 
-    plain = [str(python), "-m", "pytest", "-p", "no:cacheprovider", "-q"]
+    plain = [str(python), "-m", "pytest", "-p", "no:cacheprovider", "-q", *tests]
     env = {**os.environ, "PYTHONPATH": str(root)}
     box = detect_sandbox("auto")
     mounts = Mounts(read_only=(repo, python.parent.parent.resolve()),
                     writable=(out,), masked=(Path("/tmp"),))
     run = [sys.executable, "-m", "provscore", "run", "--repo", str(repo), "--base", "HEAD",
            "--diff", str(patch), "--python", str(python), "--out", str(out)]
+    if tests:
+        run += ["--subset", *tests]
     tool_env = {**os.environ, "PYTHONPATH": str(ROOT)}
     modes = {"plain": (plain, env), "run": (run, tool_env),
              "run --no-sandbox": ([*run, "--no-sandbox"], tool_env)}
@@ -117,16 +127,20 @@ def commands(repo: Path, patch: Path, python: Path, root: Path,
     return modes
 
 
-def measure(spec: str, reps: int) -> dict[str, list[float]]:
+Times = dict[str, list[tuple[float, float]]]
+
+
+def measure(spec: str, reps: int, tests: list[str]) -> Times:
     repo, patch, python, root = prepare(spec)
     out = Path(tempfile.mkdtemp(prefix="bench-runner-"))
-    modes = commands(repo, patch, python, root, out)
-    times: dict[str, list[float]] = {m: [] for m in modes}
+    modes = commands(repo, patch, python, root, out, tests)
+    times: Times = {m: [] for m in modes}
     for rep in range(reps):
         for mode, (argv, env) in modes.items():
-            seconds, last = timed(argv, cwd=repo, env=env)
-            times[mode].append(seconds)
-            print(f"rep {rep + 1} {mode:18} {seconds:8.2f} s   {last[:110]}", flush=True)
+            seconds, cpu, last = timed(argv, cwd=repo, env=env)
+            times[mode].append((seconds, cpu))
+            print(f"rep {rep + 1} {mode:18} {seconds:8.2f} s wall {cpu:8.2f} s CPU   "
+                  f"{last[:100]}", flush=True)
     runs = sorted(out.glob("r-*/run.json"))
     if runs:
         record = json.loads(runs[-1].read_text())
@@ -136,15 +150,21 @@ def measure(spec: str, reps: int) -> dict[str, list[float]]:
     return times
 
 
-def table(spec: str, times: dict[str, list[float]]) -> str:
-    base = statistics.median(times["plain"])
-    lines = ["| mode | median s | min s | reps | overhead vs plain (median) |",
-             "|---|---:|---:|---:|---:|"]
+def table(spec: str, tests: list[str], times: Times) -> str:
+    def med(mode: str, i: int) -> float:
+        return statistics.median(v[i] for v in times[mode])
+
+    wall0, cpu0 = med("plain", 0), med("plain", 1)
+    lines = ["| mode | wall s (median) | wall s (min) | CPU s (median) | reps | wall overhead "
+             "| CPU overhead |", "|---|---:|---:|---:|---:|---:|---:|"]
     for mode, values in times.items():
-        med = statistics.median(values)
-        over = "—" if mode == "plain" else f"{(med - base) / base * 100:+.1f} %"
-        lines.append(f"| `{mode}` | {med:.2f} | {min(values):.2f} | {len(values)} | {over} |")
-    return f"**{spec}**\n\n" + "\n".join(lines)
+        wall, cpu = med(mode, 0), med(mode, 1)
+        over = ("—", "—") if mode == "plain" else (f"{(wall - wall0) / wall0 * 100:+.1f} %",
+                                                   f"{(cpu - cpu0) / cpu0 * 100:+.1f} %")
+        lines.append(f"| `{mode}` | {wall:.2f} | {min(v[0] for v in values):.2f} | {cpu:.2f} "
+                     f"| {len(values)} | {over[0]} | {over[1]} |")
+    what = f"{spec}, {' '.join(tests)}" if tests else f"{spec}, the whole suite"
+    return f"**{what}**\n\n" + "\n".join(lines)
 
 
 def main() -> int:
@@ -152,12 +172,14 @@ def main() -> int:
     parser.add_argument("--project", action="append", help="name==version (repeatable; "
                         f"known: {', '.join(PROJECTS)}); default packaging==26.2")
     parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--tests", nargs="+", default=[], metavar="PATH",
+                        help="only these test files (both modes; --subset for the runner)")
     parser.add_argument("--write-readme", action="store_true",
                         help="replace the Results section of benchmarks/README.md")
     args = parser.parse_args()
     tables = []
     for spec in args.project or ["packaging==26.2"]:
-        tables.append(table(spec, measure(spec, max(1, args.reps))))
+        tables.append(table(spec, args.tests, measure(spec, max(1, args.reps), args.tests)))
     text = "\n\n".join(tables)
     print(text)
     if args.write_readme:

@@ -13,6 +13,7 @@ import os
 import shutil
 import socket
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -339,23 +340,31 @@ def _survivors(marker: str) -> list[str]:
     return found
 
 
-def test_sandbox_blocks_oracle_writes_network_and_survivors(repo: GitRepo,
-                                                            tmp_path: Path) -> None:
+def _escape_attempt(repo: GitRepo, tmp_path: Path, **options: object
+                    ) -> tuple[Report, Path, int, list[str]]:
+    """Verify the escaping patch; (report, oracle dir, connections made, survivors)."""
     repo.commit(BASE)
     oracle = oracle_dir(tmp_path, props=None)
     (oracle / "flake_ledger.jsonl").write_text(FLAKE_ROW)
     listener = Listener()
-    marker = f"provscore-survivor-{os.getpid()}-sandboxed"
+    marker = f"provscore-survivor-{os.getpid()}-{time.monotonic_ns()}"
     try:
         patch = repo.diff({"src/calc.py": _escaping_calc(oracle, listener.port, marker)})
-        outcome = run(repo, patch, oracle)
+        outcome = run(repo, patch, oracle, **options)
     finally:
         listener.close()
-    report = report_of(outcome)
-    assert listener.connections == 0
+        survivors = _survivors(marker)
+        for pid in survivors:  # a setsid escape outlives an unsandboxed run: clean it up
+            os.kill(int(pid), 9)
+    return report_of(outcome), oracle, listener.connections, survivors
+
+
+def test_sandbox_blocks_oracle_writes_network_and_survivors(repo: GitRepo,
+                                                            tmp_path: Path) -> None:
+    report, oracle, connections, survivors = _escape_attempt(repo, tmp_path)
+    assert connections == 0 and survivors == []
     assert not (oracle / "fixtures.lock").exists()
     assert (oracle / "flake_ledger.jsonl").read_text() == FLAKE_ROW
-    assert _survivors(marker) == []
     [message] = fired(report, "PS501")
     assert message == ("preexisting test tests/test_calc.py::test_add failed off-tree: "
                        "OSError: _network: [Errno 111] Connection refused")
@@ -371,22 +380,9 @@ def test_sandbox_blocks_oracle_writes_network_and_survivors(repo: GitRepo,
 
 def test_without_the_sandbox_tampering_is_still_caught_and_said(repo: GitRepo,
                                                                 tmp_path: Path) -> None:
-    repo.commit(BASE)
-    oracle = oracle_dir(tmp_path, props=None)
-    (oracle / "flake_ledger.jsonl").write_text(FLAKE_ROW)
-    listener = Listener()
-    marker = f"provscore-survivor-{os.getpid()}-plain"
-    try:
-        patch = repo.diff({"src/calc.py": _escaping_calc(oracle, listener.port, marker)})
-        outcome = run(repo, patch, oracle, sandbox="none")
-    finally:
-        listener.close()
-        survivors = _survivors(marker)
-        for pid in survivors:  # a setsid escape outlives an unsandboxed run: clean it up
-            os.kill(int(pid), 9)
-    assert survivors, "the look-alike must show what the sandbox prevents"
-    report = report_of(outcome)
-    assert listener.connections >= 1  # the same patch does reach the network unsandboxed
+    report, oracle, connections, survivors = _escape_attempt(repo, tmp_path, sandbox="none")
+    # the look-alike shows what the sandbox prevents: the same patch gets out unsandboxed
+    assert survivors and connections >= 1
     assert (oracle / "fixtures.lock").read_text() == "forged"
     assert (oracle / "flake_ledger.jsonl").read_text() == ""
     assert fired(report, "PS508") == ["the off-tree run was not sandboxed: --no-sandbox was given"]
@@ -594,3 +590,30 @@ def test_head_mode_applies_binary_files_too(repo: GitRepo, tmp_path: Path) -> No
     outcome = verify(req, SESSION)
     assert outcome.record.ran, outcome.record.refused
     assert report_of(outcome).decision is Decision.PASS, codes(report_of(outcome))
+
+
+def test_the_sandbox_hides_the_checkout_and_the_git_credentials(repo: GitRepo,
+                                                                tmp_path: Path) -> None:
+    """actions/checkout persists its token in .git/config; developers keep .env files in
+    their checkout. Inside the sandbox git still works on the trees, but neither is
+    readable (a failure digest could carry it into a public PR comment)."""
+    repo.commit(BASE)
+    repo.git("config", "http.https://github.com/.extraheader", "AUTHORIZATION: basic s3cr3t")
+    repo.git("remote", "add", "origin", "https://github.com/acme/app.git")
+    (repo.root / ".env").write_text("API_KEY=s3cr3t\n")  # untracked, in the checkout
+    probe = (f"import os, subprocess\n\n\ndef test_probe():\n"
+             f"    assert not os.path.exists({str(repo.root / '.env')!r})\n"
+             f"    head = subprocess.run(['git', 'rev-parse', 'HEAD'], capture_output=True,\n"
+             f"                          text=True, check=True).stdout.strip()\n"
+             f"    assert len(head) == 40\n"
+             f"    config = subprocess.run(['git', 'config', '--list'], capture_output=True,\n"
+             f"                            text=True).stdout\n"
+             f"    assert 's3cr3t' not in config and 'origin' not in config, config\n")
+    repo.commit({"tests/test_probe.py": probe})
+    report = report_of(run(repo, repo.diff({"src/calc.py": CALC + "\n"}), None))
+    assert verdicts(report)["tests/test_probe.py::test_probe"] == ("passed",), \
+        report.run.failures if report.run else None
+    # the look-alike: the same test outside the sandbox sees both
+    plain = report_of(run(repo, repo.diff({"src/calc.py": CALC + "\n"}), None,
+                          sandbox="none"))
+    assert verdicts(plain)["tests/test_probe.py::test_probe"] == ("failed",)

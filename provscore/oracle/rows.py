@@ -72,6 +72,16 @@ class Fields:
                              path=self.where)
         return value
 
+    def timestamp(self, key: str) -> str:
+        """A required ISO-8601 timestamp (or date), kept as written."""
+        value = self.text(key)
+        try:
+            datetime.fromisoformat(value)
+        except ValueError:
+            raise InputError(f"key {key!r} must be an ISO-8601 timestamp, got {value!r}",
+                             path=self.where) from None
+        return value
+
     def number(self, key: str, *, required: bool = True) -> float | None:
         """A finite number >= 0 (an integer is accepted; a boolean is not)."""
         if key not in self.raw:

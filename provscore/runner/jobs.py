@@ -92,9 +92,13 @@ class Jobs:
         self.oracle_dir = oracle_dir
         self.tail = tail
         self.extra_env = dict(extra_env)
-        self.masked = _masked_dirs()
-        # The interpreter's own paths stay visible where a mask would hide them.
-        self.keep = tuple(p for p in interpreter_paths if p.exists()
+        self.masked = (*_masked_dirs(), ws.repo.top.resolve())
+        # The interpreter's own paths and the git directory stay visible where a mask
+        # would hide them; the git config is replaced by one without credentials.
+        self.git_dir = ws.git_dir()
+        self.replaced = ((ws.clean_git_config(), self.git_dir / "config"),) \
+            if (self.git_dir / "config").is_file() else ()
+        self.keep = tuple(p for p in (*interpreter_paths, self.git_dir) if p.exists()
                           and any(p == m or m in p.parents for m in self.masked))
         shutil.copyfile(inside.__file__, ws.boot / "inside.py")
 
@@ -114,7 +118,8 @@ class Jobs:
         ro += [t for t in (self.ws.reference, self.ws.patched) if t.exists()]
         if self.oracle_dir is not None:
             ro.append(self.oracle_dir.resolve())
-        return Mounts(read_only=tuple(ro), writable=(out,), masked=self.masked)
+        return Mounts(read_only=tuple(ro), writable=(out,), masked=self.masked,
+                      replaced=self.replaced)
 
     def start(self, name: str, job: dict[str, Any], *, cwd: Path, timeout: float) -> Started:
         out, log = self.ws.job(name)

@@ -1,7 +1,9 @@
 """The sandbox every execution of patched code runs in, and the wall clock around it.
 
 With bubblewrap (``bwrap``) each process gets: the host file system read-only, a private
-``/tmp`` and ``$HOME`` (empty tmpfs, so no credentials of the host are readable), the
+``/tmp`` and ``$HOME`` and no view of the original checkout (empty tmpfs over each, so no
+credential or untracked secret of the host is readable; the repository's git directory
+stays readable with its ``config`` replaced by one without remotes or credentials), the
 trees and the oracle dir read-only, one writable output directory of its own, no
 network (a new, empty network namespace), a new PID namespace (nothing it starts
 survives it), no capabilities (even when provscore runs as root: with them a process
@@ -42,6 +44,7 @@ class Mounts:
     read_only: tuple[Path, ...] = ()
     writable: tuple[Path, ...] = ()
     masked: tuple[Path, ...] = ()  # replaced by an empty private tmpfs
+    replaced: tuple[tuple[Path, Path], ...] = ()  # (our file, the path it stands in for)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +70,8 @@ class Sandbox:
             out += ["--ro-bind", str(path), str(path)]
         for path in sorted(set(mounts.writable), key=lambda p: len(p.parts)):
             out += ["--bind", str(path), str(path)]
+        for source, target in mounts.replaced:
+            out += ["--ro-bind", str(source), str(target)]
         return [*out, "--chdir", str(cwd), "--", *argv]
 
 

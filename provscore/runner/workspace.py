@@ -85,6 +85,32 @@ class Workspace:
             elif target.is_dir():
                 shutil.rmtree(target)
 
+    def git_dir(self) -> Path:
+        """The repository's git directory (the worktrees' objects and refs)."""
+        raw = self.repo.git("rev-parse", "--git-common-dir", what="git rev-parse failed")
+        path = Path(raw.decode("utf-8", "surrogateescape").strip())
+        return (path if path.is_absolute() else self.repo.top / path).resolve()
+
+    def clean_git_config(self) -> Path:
+        """The repository's config with only its ``core.*`` and ``extensions.*`` keys: what
+        git needs to read the repository, without remotes, credentials or the token
+        ``actions/checkout`` persists in ``http.*.extraheader``."""
+        target = self.boot / "git-config"
+        target.write_bytes(b"")
+        try:
+            raw = self.repo.git("config", "--file", str(self.git_dir() / "config"), "-z",
+                                "--get-regexp", r"^(core|extensions)\.",
+                                what="git config failed")
+        except GitError:
+            return target
+        for record in raw.split(b"\0"):
+            key, _, value = record.partition(b"\n")
+            if key:
+                self.repo.git("config", "--file", str(target), "--add", key.decode(),
+                              value.decode("utf-8", "surrogateescape"),
+                              what="writing the sandbox's git config failed")
+        return target
+
     # ------------------------------------------------------------------ per process
 
     def job(self, name: str) -> tuple[Path, Path]:
