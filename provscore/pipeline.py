@@ -166,14 +166,15 @@ _GIT_APPLY_PATH = re.compile(r"^error: (.+?): (.+)$", re.MULTILINE)
 
 def apply_failure(text: str, change: Change) -> ApplyFailure:
     """``git apply --check``'s complaint as a PS902 input: the file and line it names."""
+    last = text.strip().splitlines()[-1].removeprefix("error: ") if text.strip() else "refused"
     at = _GIT_APPLY_AT.search(text)
     if at:
-        return ApplyFailure(at.group(1), f"git apply: {text.splitlines()[-1]}", int(at.group(2)))
+        return ApplyFailure(at.group(1), f"git apply --check: {last}", int(at.group(2)))
     named = _GIT_APPLY_PATH.search(text)
     if named:
-        return ApplyFailure(named.group(1), f"git apply: {named.group(2)}")
+        return ApplyFailure(named.group(1), f"git apply --check: {named.group(2)}")
     first = change.changes.files[0].path if change.changes.files else "<patch>"
-    return ApplyFailure(first, f"git apply: {text.splitlines()[-1] if text else 'refused'}")
+    return ApplyFailure(first, f"git apply --check: {last}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,18 +21,14 @@ from provscore.errors import InputError
 from provscore.runner.model import Fingerprint
 
 _PROBE = r"""
-import json, platform, re, sys
+import importlib.util, json, platform, re, sys
 from importlib import metadata
 dists = {}
 for d in metadata.distributions():
     name = (d.metadata["Name"] or "").strip()
     if name:
         dists.setdefault(re.sub(r"[-_.]+", "-", name).lower(), d.version)
-try:
-    import pytest
-    has_pytest = True
-except Exception:
-    has_pytest = False
+has_pytest = importlib.util.find_spec("pytest") is not None
 print(json.dumps({
     "python": platform.python_version(), "implementation": platform.python_implementation(),
     "platform": platform.platform(), "executable": sys.executable, "path": sys.path,
