@@ -16,6 +16,7 @@ import threading
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -340,7 +341,7 @@ def _survivors(marker: str) -> list[str]:
     return found
 
 
-def _escape_attempt(repo: GitRepo, tmp_path: Path, **options: object
+def _escape_attempt(repo: GitRepo, tmp_path: Path, **options: Any
                     ) -> tuple[Report, Path, int, list[str]]:
     """Verify the escaping patch; (report, oracle dir, connections made, survivors)."""
     repo.commit(BASE)
