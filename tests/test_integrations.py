@@ -55,8 +55,13 @@ def test_action_verifies_a_pull_request_end_to_end(repo: GitRepo, tmp_path: Path
     shim.write_text(f"#!/bin/sh\nexec {sys.executable} -m provscore \"$@\"\n")
     shim.chmod(0o755)
     outputs, summary = tmp_path / "github_output", tmp_path / "summary"
+    oracle = tmp_path / "oracle"  # lets pytest's no-autoload switch through: a faster test
+    oracle.mkdir()
+    (oracle / "score_contract.toml").write_text(
+        '[runner]\npass_env = ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"]\n')
     env = {**os.environ, "PATH": f"{shim.parent}:{os.environ['PATH']}", "MODE": "",
-           "BASE": base, "HEAD_REV": "HEAD", "ORACLE": "", "RESULTS": "", "STATIC_ONLY": "false",
+           "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "BASE": base, "HEAD_REV": "HEAD",
+           "ORACLE": str(oracle), "RESULTS": "", "STATIC_ONLY": "false",
            "FAIL_ON": "review", "TEST_PYTHON": sys.executable, "REPEAT": "1",
            "REQUIRE_SANDBOX": "true", "PATCH_ID": "pr-1", "RUNNER_TEMP": str(tmp_path),
            "GITHUB_OUTPUT": str(outputs), "GITHUB_STEP_SUMMARY": str(summary)}
@@ -72,6 +77,8 @@ def test_action_verifies_a_pull_request_end_to_end(repo: GitRepo, tmp_path: Path
     assert "**Off-tree run:**" in Path(out["markdown"]).read_text()
     assert json.loads(Path(out["sarif"]).read_text())["version"] == "2.1.0"
     assert "provscore: PASS" in summary.read_text()
+    [row] = [json.loads(x) for x in (oracle / "run_log.jsonl").read_text().splitlines()]
+    assert (row["patch_id"], row["verdict"]) == ("pr-1", "pass")
 
 
 def test_pre_commit_hook_runs_and_refuses_a_removal(repo: GitRepo) -> None:
