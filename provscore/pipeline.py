@@ -240,7 +240,7 @@ def judge(prepared: Prepared, runs: tuple[RunResults, ...]) -> Report:
                          reentry_streak=contract.reentry_streak) if oracle.flake_rows else {}
     votes = count_votes(by_node_id(runs), prov=static.provenance,
                         exists_at_base=base_files.exists, frozen=oracle.frozen, flake=flake,
-                        is_property=_is_property(req))
+                        is_property=_is_property(req), corpus_from_base=run is not None)
     findings += run_stage(session.registry, session.detectors, Stage.INDEPENDENT,
                           IndependentFacts(votes, len(runs), req.static_only, run))
     removed, added = ScoreInputs.tally(findings)

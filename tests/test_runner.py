@@ -170,6 +170,19 @@ def test_patch_that_edits_the_test_to_match_still_fails_on_the_reference_copy(
     assert verdicts(report)["tests/test_calc.py::test_clamp"] == ("passed",)
 
 
+def test_a_test_the_patch_rewrote_votes_as_base_wrote_it(repo: GitRepo, tmp_path: Path) -> None:
+    """From --results files a rewritten test's pass cannot count (which version ran?); in
+    verify's own run the corpus came from base, so it does."""
+    repo.commit(BASE)
+    renamed = TESTS.replace("def test_clamp():\n    assert clamp(5, 0, 3) == 3",
+                            "def test_clamp():\n    high = clamp(5, 0, 3)\n    assert high == 3")
+    report = report_of(run(repo, repo.diff({"tests/test_calc.py": renamed,
+                                            "src/calc.py": CALC + "\n"}), None))
+    statuses = {r.node_id: r.status for r in report.results}
+    assert statuses["tests/test_calc.py::test_clamp"] == "passed"
+    assert report.score.passed == 3
+
+
 def test_patched_conftest_that_skips_everything_is_replaced_by_base(repo: GitRepo,
                                                                     tmp_path: Path) -> None:
     repo.commit(BASE)

@@ -128,10 +128,16 @@ def _vote(node_id: str, runs: tuple[Outcome, ...], *, prop: bool, added: frozens
 def count_votes(outcomes: Mapping[str, tuple[Outcome, ...]], *, prov: ProvenanceResult,
                 exists_at_base: Callable[[str], bool], frozen: frozenset[str],
                 flake: Mapping[str, FlakeState],
-                is_property: Callable[[str], bool] = lambda _: False) -> Votes:
+                is_property: Callable[[str], bool] = lambda _: False,
+                corpus_from_base: bool = False) -> Votes:
     """The vote of every off-tree result. ``is_property(file)``: the test file is an
-    oracle property (it lives in the oracle dir), so it votes and its failure is PS504."""
+    oracle property (it lives in the oracle dir), so it votes and its failure is PS504.
+    ``corpus_from_base``: the results come from provscore's own run, whose corpus was put
+    back as on base, so a test the patch rewrote ran as base wrote it and votes like any
+    preexisting test (from unknown result files its pass cannot count)."""
     added, rewritten = agent_written_tests(prov)
+    if corpus_from_base:
+        rewritten = frozenset()
     return Votes(tuple(
         _vote(node_id, outcomes[node_id], prop=is_property(file_of(node_id)), added=added,
               rewritten=rewritten, exists_at_base=exists_at_base, frozen=frozen, flake=flake)
