@@ -7,8 +7,10 @@ not run (bad arguments, unreadable input) with one line on stderr.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from datetime import date
@@ -36,23 +38,61 @@ def _build_parser() -> argparse.ArgumentParser:
                                 metavar="COMMAND")
 
     sc = sub.add_parser("score", help="score a patch (a diff file, stdin, or BASE..HEAD)")
-    _add_source_args(sc)
+    sc.add_argument("--repo", default=".", help="git repository (default: .)")
+    sc.add_argument("--base", required=True, help="the commit the patch applies to")
+    src = sc.add_mutually_exclusive_group()
+    src.add_argument("--head", help="score the commits from --base to this revision")
+    src.add_argument("--diff", help="unified diff file to score, or - for stdin")
+    sc.add_argument("--oracle", help="oracle dir (contract, lock, ledgers, approvals)")
     sc.add_argument("--results", nargs="+", default=[], metavar="FILE",
                     help="off-tree results of the base tests against the patched code: JUnit "
                          "XML, pytest-json-report or SWE-bench report.json; one file per run")
+    sc.add_argument("--today", type=_date, help="date for ledger expiry (YYYY-MM-DD; "
+                    "default: today)")
     sc.add_argument("--static-only", action="store_true",
                     help="lint mode: skip the independent-evidence gate; the best decision "
                          "is review (use with --fail-on reject in pre-commit / lint jobs)")
+    src.add_argument("--staged", action="store_true",
+                     help="score the staged changes (git diff --cached) against --base")
     _add_output_args(sc)
+    _add_cache_args(sc)
 
     rn = sub.add_parser("run", help="run the base tests and oracle properties against the "
                         "patch, off-tree and sandboxed (no decision)")
     _add_source_args(rn, digest=True)
     _add_run_args(rn)
+    _add_cache_args(rn)
     vf = sub.add_parser("verify", help="run + score: the off-tree run, then the decision")
     _add_source_args(vf)
     _add_run_args(vf)
     _add_output_args(vf)
+    _add_cache_args(vf)
+
+    gr = sub.add_parser("graph", help="export the call graph of a revision")
+    gr.add_argument("--repo", default=".", help="git repository (default: .)")
+    gr.add_argument("--rev", default="HEAD", help="revision (default: HEAD)")
+    gr.add_argument("--format", default="json", choices=("json", "graphml", "dot"),
+                    help="json (networkx node-link), graphml or dot (default: json)")
+    gr.add_argument("--output", "-o", help="write to this file (atomically)")
+    _add_cache_args(gr)
+
+    cv = sub.add_parser("coverage", help="touched symbols and the tests and properties "
+                        "that reach them")
+    cv.add_argument("--repo", default=".", help="git repository (default: .)")
+    cv.add_argument("--base", required=True, help="the commit the patch applies to")
+    cv_src = cv.add_mutually_exclusive_group(required=True)
+    cv_src.add_argument("--head", help="the commits from --base to this revision")
+    cv_src.add_argument("--diff", help="unified diff file, or - for stdin")
+    cv.add_argument("--oracle", help="oracle dir (property catalog, contract)")
+    cv.add_argument("--format", default="text", choices=("text", "json"),
+                    help="text (default) or json")
+    cv.add_argument("--output", "-o", help="write to this file (atomically)")
+    _add_cache_args(cv)
+
+    ct = sub.add_parser("catalog", help="validate the property catalog")
+    ct_sub = ct.add_subparsers(dest="catalog_cmd", required=True, parser_class=_Parser)
+    cc = ct_sub.add_parser("check", help="validate properties.toml / properties.yaml")
+    cc.add_argument("oracle", help="oracle dir")
 
     lk = sub.add_parser("lock", help="write a fixture digest lock (a human job on main)")
     lk_sub = lk.add_subparsers(dest="lock_kind", required=True, parser_class=_Parser)
@@ -72,7 +112,8 @@ def _build_parser() -> argparse.ArgumentParser:
     rec.add_argument("oracle", help="oracle dir")
     rec.add_argument("--results", nargs="+", required=True, metavar="FILE",
                      help="result files of one or more off-tree runs")
-    rec.add_argument("--run-id", help="id of the run (default: the result file's name)")
+    rec.add_argument("--run-id", help="id of the run (default: the run id provscore run "
+                     "wrote into the file, else a fresh unique id)")
     rec.add_argument("--env", default="", help="environment fingerprint to record")
 
     ex = sub.add_parser("explain", help="show a rule's rationale and examples")
@@ -160,6 +201,23 @@ def _report_target(text: str) -> tuple[str, str]:
     return fmt, path
 
 
+def _add_cache_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--cache-dir", help="call-graph summary cache directory (default: "
+                   "$PROVSCORE_CACHE_DIR, else ~/.cache/provscore)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="keep call-graph summaries in memory only")
+
+
+def _session(args: argparse.Namespace) -> object:
+    from provscore.callgraph.cache import SummaryCache, default_cache_path
+    from provscore.session import Session
+
+    if args.no_cache:
+        return Session.load()
+    path = Path(args.cache_dir) / "callgraph.sqlite" if args.cache_dir else default_cache_path()
+    return Session.load(cache=SummaryCache(path))
+
+
 def _date(text: str) -> date:
     try:
         return date.fromisoformat(text)
@@ -176,11 +234,42 @@ def _read_diff(arg: str | None) -> tuple[bytes | None, str]:
 
 
 def write_output(text: str, output: str | None) -> None:
-    """Print, or write atomically: a failed write never leaves a partial report."""
+    """Print, or write atomically: a failed write never leaves a partial report.
+
+    Reports are UTF-8 whatever the locale (JSON and SARIF must be); anything that is not
+    valid Unicode was escaped when the report was built."""
+    data = text.encode("utf-8", "backslashreplace")
     if output is None:
-        sys.stdout.write(text)
+        buffer = getattr(sys.stdout, "buffer", None)
+        if buffer is None:  # a text-only stream (an embedding application's)
+            sys.stdout.write(data.decode("utf-8"))
+            return
+        sys.stdout.flush()
+        buffer.write(data)
+        buffer.flush()
         return
-    atomic_write(Path(output), text.encode("utf-8"), what="report")
+    atomic_write(Path(output), data, what="report")
+
+
+def refuse_output_over_inputs(output: str | None, inputs: Sequence[str | None],
+                              oracle: Path | None) -> None:
+    """A report must never replace what it was computed from: refuse an --output that is
+    one of the inputs (the same file by name or inode) or lies inside the oracle dir."""
+    if output is None:
+        return
+    target = Path(output)
+    resolved = target.resolve()
+    if oracle is not None and resolved.is_relative_to(oracle.resolve()):
+        raise UsageError(f"--output {output} lies inside the oracle dir {oracle}; refusing to "
+                         "write a report over the oracle")
+    for given in inputs:
+        if given is None or given == "-":
+            continue
+        same = resolved == Path(given).resolve()
+        with contextlib.suppress(OSError):
+            same = same or os.path.samefile(target, given)
+        if same:
+            raise UsageError(f"--output {output} is the input {given}; refusing to overwrite it")
 
 
 def _exit_code(decision_code: ExitCode, fail_on: str) -> ExitCode:
@@ -207,60 +296,65 @@ def _emit(report: object, args: argparse.Namespace) -> int:
         from provscore.report.github import step_summary
 
         # GitHub renders this file on the run's summary page; append, never truncate.
-        with open(summary_file, "a", encoding="utf-8") as fh:
-            fh.write(step_summary(report, options))
+        try:
+            with open(summary_file, "a", encoding="utf-8", errors="backslashreplace") as fh:
+                fh.write(step_summary(report, options))
+        except OSError as exc:
+            raise InputError(f"cannot append the step summary: {exc.strerror or exc}",
+                             path=summary_file) from None
     return _exit_code(report.exit_code, args.fail_on)
 
 
-def _score_request(args: argparse.Namespace, *, results: Sequence[str] = (),
-                   static_only: bool = False) -> object:
-    from provscore.oracle.contract import load_oracle_contract
-    from provscore.pipeline import ScoreRequest
-
-    if args.head is None and args.diff is None and not args.staged:
-        raise UsageError("give --head REV, --diff FILE (or --diff - for stdin) or --staged")
-    diff: bytes | None
-    if args.staged:
-        from provscore.change.git import Repo
-
-        diff, origin = Repo(args.repo).staged_diff(args.base), "git diff --cached"
-    else:
-        diff, origin = _read_diff(args.diff)
-    oracle = Path(args.oracle) if args.oracle else None
-    if oracle is not None and not oracle.is_dir():
-        raise InputError("oracle dir does not exist", path=str(oracle))
-    for r in results:
-        if not Path(r).is_file():
-            raise InputError("results file not found", path=r)
-    return ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
-                        diff_origin=origin, oracle_dir=oracle,
-                        contract=load_oracle_contract(oracle),
-                        results=tuple(Path(r) for r in results), today=args.today,
-                        static_only=static_only)
-
-
 def _cmd_score(args: argparse.Namespace) -> int:
+    from provscore.oracle.contract import load_oracle_contract
     from provscore.pipeline import ScoreRequest, score
     from provscore.session import Session
 
-    req = _score_request(args, results=args.results, static_only=args.static_only)
-    assert isinstance(req, ScoreRequest)
-    return _emit(score(req, Session.load()), args)
+    if args.head is None and args.diff is None and not args.staged:
+        raise UsageError("give --head REV, --diff FILE (or --diff - for stdin) or --staged")
+    oracle = Path(args.oracle) if args.oracle else None
+    if oracle is not None and not oracle.is_dir():
+        raise InputError("oracle dir does not exist", path=str(oracle))
+    for r in args.results:
+        if not os.path.lexists(r):  # a FIFO or a directory there is refused when read
+            raise InputError("results file not found", path=r)
+    refuse_output_over_inputs(args.output, [args.diff, *args.results], oracle)
+    diff, origin = (None, "git diff --cached") if args.staged else _read_diff(args.diff)
+    req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
+                       diff_origin=origin, oracle_dir=oracle,
+                       contract=load_oracle_contract(oracle),
+                       results=tuple(Path(r) for r in args.results), today=args.today,
+                       static_only=args.static_only, staged=args.staged)
+    session = _session(args)
+    assert isinstance(session, Session)
+    return _emit(score(req, session), args)
 
 
 def _run_request(args: argparse.Namespace) -> object:
+    from provscore.oracle.contract import load_oracle_contract
     from provscore.pipeline import ScoreRequest
     from provscore.runner import RunOptions
     from provscore.verify import RunRequest
 
-    req = _score_request(args)
-    assert isinstance(req, ScoreRequest)
+    if args.head is None and args.diff is None and not args.staged:
+        raise UsageError("give --head REV, --diff FILE (or --diff - for stdin) or --staged")
+    oracle = Path(args.oracle) if args.oracle else None
+    if oracle is not None and not oracle.is_dir():
+        raise InputError("oracle dir does not exist", path=str(oracle))
+    if args.record and oracle is None:
+        raise UsageError("--record needs --oracle (the flake ledger lives in the oracle dir)")
+    outputs = [getattr(args, "output", None), *(f for _, f in getattr(args, "report", []))]
+    for output in outputs:
+        refuse_output_over_inputs(output, [args.diff], oracle)
+    diff, origin = (None, "git diff --cached") if args.staged else _read_diff(args.diff)
+    req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
+                       diff_origin=origin, oracle_dir=oracle,
+                       contract=load_oracle_contract(oracle), today=args.today,
+                       staged=args.staged)
     options = RunOptions(repeat=args.repeat, python=args.python,
                          sandbox="none" if args.no_sandbox else "auto",
                          require_sandbox=args.require_sandbox, patch_id=args.patch_id,
                          subset=tuple(args.subset), record_flakes=args.record)
-    if args.record and req.oracle_dir is None:
-        raise UsageError("--record needs --oracle (the flake ledger lives in the oracle dir)")
     return RunRequest(req, options, Path(args.out) if args.out else None)
 
 
@@ -273,7 +367,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
         return ExitCode.PASS
     req = _run_request(args)
     assert isinstance(req, RunRequest)
-    outcome = run_patch(req, Session.load())
+    session = _session(args)
+    assert isinstance(session, Session)
+    outcome = run_patch(req, session)
     for line in outcome.summary():
         print(f"provscore: {line}")
     return ExitCode.PASS if outcome.record.ran and not outcome.record.base_error \
@@ -286,9 +382,66 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
     req = _run_request(args)
     assert isinstance(req, RunRequest)
-    outcome = verify(req, Session.load())
+    session = _session(args)
+    assert isinstance(session, Session)
+    outcome = verify(req, session)
     assert outcome.report is not None
     return _emit(outcome.report, args)
+
+
+def _cmd_graph(args: argparse.Namespace) -> int:
+    from provscore.callgraph.export import export
+    from provscore.pipeline import graph_at_rev
+    from provscore.session import Session
+
+    session = _session(args)
+    assert isinstance(session, Session)
+    graph = graph_at_rev(Path(args.repo), args.rev, session)
+    write_output(export(graph, args.format), args.output)
+    s = graph.stats
+    print(f"provscore: {graph.graph.number_of_nodes()} nodes, {graph.graph.number_of_edges()} "
+          f"edges; {s['calls']} calls: {s['resolved']} resolved, {s['external']} external, "
+          f"{s['builtin']} builtin, {s['unknown']} unknown; {len(graph.unparsed)} file(s) "
+          "did not parse", file=sys.stderr)
+    return ExitCode.PASS
+
+
+def _cmd_coverage(args: argparse.Namespace) -> int:
+    from provscore.oracle.contract import load_oracle_contract
+    from provscore.pipeline import ScoreRequest, touched_coverage
+    from provscore.report.coverage_text import coverage_json, coverage_text
+    from provscore.session import Session
+
+    diff, origin = _read_diff(args.diff)
+    oracle = Path(args.oracle) if args.oracle else None
+    if oracle is not None and not oracle.is_dir():
+        raise InputError("oracle dir does not exist", path=str(oracle))
+    req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
+                       diff_origin=origin, oracle_dir=oracle,
+                       contract=load_oracle_contract(oracle))
+    session = _session(args)
+    assert isinstance(session, Session)
+    symbols = touched_coverage(req, session)
+    text = coverage_json(symbols) if args.format == "json" else coverage_text(symbols)
+    write_output(text, args.output)
+    return ExitCode.PASS
+
+
+def _cmd_catalog(args: argparse.Namespace) -> int:
+    from provscore.oracle.catalog import find_catalog, read_catalog
+
+    oracle = Path(args.oracle)
+    if not oracle.is_dir():
+        raise InputError("oracle dir does not exist", path=str(oracle))
+    path = find_catalog(oracle)
+    if path is None:
+        raise InputError("no property catalog (properties.toml or properties.yaml)",
+                         path=str(oracle))
+    catalog = read_catalog(path)
+    checks = sum(1 for p in catalog.properties if p.check is not None)
+    print(f"provscore: {path}: {len(catalog.properties)} properties ({checks} with a check "
+          f"function): {', '.join(p.id for p in catalog.properties)}")
+    return ExitCode.PASS
 
 
 def _cmd_lock(args: argparse.Namespace) -> int:
@@ -312,7 +465,7 @@ def _cmd_ledger(args: argparse.Namespace) -> int:
         raise InputError("oracle dir does not exist", path=str(oracle))
     if args.ledger_cmd == "record":
         for r in args.results:
-            if not Path(r).is_file():
+            if not os.path.lexists(r):
                 raise InputError("results file not found", path=r)
         written, path = record_results(oracle, [Path(r) for r in args.results],
                                        run_id=args.run_id, env=args.env)
@@ -354,12 +507,39 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 COMMANDS = {"score": _cmd_score, "run": _cmd_run, "verify": _cmd_verify,
             "explain": _cmd_explain, "demo": _cmd_demo, "lock": _cmd_lock,
-            "ledger": _cmd_ledger}
+            "ledger": _cmd_ledger, "graph": _cmd_graph, "coverage": _cmd_coverage,
+            "catalog": _cmd_catalog}
+
+
+class _Terminated(BaseException):
+    """SIGTERM, raised so that every ``finally`` runs (no temp file is left behind)."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
+def _subject(args: argparse.Namespace) -> str:
+    """What the command was working on, for the message of an unexpected error."""
+    if args.command in ("score", "run", "verify"):
+        source = (f"--head {args.head}" if args.head else "--staged" if args.staged
+                  else f"--diff {args.diff}")
+        verb = {"score": "scoring", "run": "running", "verify": "verifying"}[args.command]
+        return f"{verb} {source} against --base {args.base} in {args.repo}"
+    if args.command == "ledger":
+        return f"ledger {args.ledger_cmd} {args.oracle}"
+    if args.command == "lock":
+        return f"locking fixtures into {args.out}"
+    return f"running {args.command}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
     args = parser.parse_args(argv)
+    try:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread: leave signals alone
+        previous = None
     try:
         return COMMANDS[args.command](args)
     except ProvscoreError as exc:
@@ -368,14 +548,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("provscore: interrupted", file=sys.stderr)
         return ExitCode.INTERRUPTED
+    except _Terminated:
+        print("provscore: terminated", file=sys.stderr)
+        return ExitCode.TERMINATED
     except BrokenPipeError:
         return ExitCode.PASS
     except Exception as exc:  # never a traceback for users; PROVSCORE_DEBUG=1 shows it
         if os.environ.get("PROVSCORE_DEBUG"):
             raise
-        print(f"provscore: internal error: {type(exc).__name__}: {exc} "
-              "(set PROVSCORE_DEBUG=1 for a traceback)", file=sys.stderr)
+        print(f"provscore: internal error while {_subject(args)}: {type(exc).__name__}: "
+              f"{exc} (set PROVSCORE_DEBUG=1 for a traceback)", file=sys.stderr)
         return ExitCode.ERROR
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def entry() -> None:

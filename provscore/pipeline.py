@@ -8,24 +8,34 @@ formats output.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 
+from provscore.callgraph.analysis import (
+    GraphFacts,
+    PropertyCode,
+    analyse_graph,
+    base_graph,
+    oracle_sources,
+    test_support_paths,
+)
 from provscore.callgraph.data_files import read_by_base_tests
+from provscore.callgraph.graph import CallGraph
 from provscore.callgraph.helpers import HelperIndex, skipping_conftest_fixtures
+from provscore.callgraph.touched import TouchedSymbol
 from provscore.change.diff import ChangeSet
 from provscore.change.git import PathsAt, Repo
-from provscore.change.images import ApplyFailure
 from provscore.change.stage import Change, read_change
 from provscore.change.writeset import WriteSet, build_write_set, classify_path
 from provscore.checks import IndependentFacts, OracleFacts, StaticFacts, run_stage
+from provscore.errors import InputError
 from provscore.evidence import EvidenceKind
 from provscore.evidence.stage import AnalysedFiles, analyse_files
-from provscore.model import Finding, PathRole
+from provscore.model import Decision, Finding, PathRole
 from provscore.nodeid import file_of
+from provscore.oracle.catalog import Catalog
 from provscore.oracle.contract import Contract
 from provscore.oracle.flake import flake_states
 from provscore.oracle.freeze import frozen_ids
@@ -34,6 +44,7 @@ from provscore.oracle.load import (
     fixture_digests,
     load_oracle,
     oracle_prefixes,
+    oracle_python_files,
     property_files,
 )
 from provscore.provenance import ProvenanceResult, classify
@@ -41,7 +52,8 @@ from provscore.registry import Stage
 from provscore.report.build import ReportInputs, build_report
 from provscore.report.model import Report
 from provscore.results import RunResults, by_node_id, load_many
-from provscore.results.votes import count_votes
+from provscore.results.coverage import CoverageInputs, assemble, property_resolver
+from provscore.results.votes import agent_written_tests, count_votes
 from provscore.runner.model import RunRecord
 from provscore.scoring import Policy, ScoreInputs, decide, not_evaluated_gates
 from provscore.session import Session
@@ -61,10 +73,36 @@ class ScoreRequest:
     # Lint mode (pre-commit, CI lint stages): gate 10 is not evaluated and the best
     # decision is `review`, never `pass`.
     static_only: bool = False
-    # Why `git apply --check` refuses the patch against base (the off-tree runner asks).
-    apply_error: str | None = None
+    # Score the index against base (pre-commit): ``git diff --cached``, no ``diff``/``head``.
+    staged: bool = False
     # The off-tree run (`provscore verify`): its results vote instead of `results`.
     run: RunRecord | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Revisions:
+    """The commits a request names: ``tip`` is --base resolved; ``base`` is what the patch
+    is scored against: the merge base of tip and head (what ``git diff tip...head`` and a
+    pull request show) with --head or --staged, tip itself for a diff."""
+
+    tip: str
+    base: str
+    head: str | None
+    merged: bool = False  # base is the merge base (--head, --staged)
+
+    @property
+    def merge_base(self) -> str | None:
+        return self.base if self.merged else None
+
+
+def resolve_revisions(req: ScoreRequest, repo: Repo) -> Revisions:
+    tip = repo.resolve(req.base)
+    if req.head:
+        head = repo.resolve(req.head)
+        return Revisions(tip, repo.merge_base(tip, head), head, merged=True)
+    if req.staged:  # the commit being made sits on HEAD
+        return Revisions(tip, repo.merge_base(tip, repo.resolve("HEAD")), None, merged=True)
+    return Revisions(tip, tip, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,11 +158,20 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
     tables = session.evidence_tables(contract.assertion_helpers)
     prefixes = oracle_prefixes(repo.top, req.oracle_dir)
 
-    def role_of(path: str) -> PathRole:
+    def path_role(path: str) -> PathRole:
         return classify_path(path, config, oracle_prefixes=prefixes,
                              fixture_roots=contract.fixture_roots)
 
-    lookup = HelperIndex(repo, change.base_sha, config, tables, change.post_images)
+    catalog = oracle.catalog if oracle else None
+    extra = oracle_sources(oracle_python_files(req.oracle_dir)) if req.oracle_dir else None
+    graph = base_graph(repo, change.base_sha, config, session.cache, extra)
+    support = test_support_paths(graph, path_role)
+
+    def role_of(path: str) -> PathRole:
+        return PathRole.HELPER if path in support else path_role(path)
+
+    lookup = HelperIndex(repo, change.base_sha, config, tables, change.post_images,
+                         support=support, modules=graph.index.by_name)
     analysed = analyse_files(change, role_of, config, tables, lookup)
     skipping = skipping_conftest_fixtures(repo, change.base_sha, analysed.pairs,
                                           change.post_images, config, tables)
@@ -132,49 +179,46 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
     write_set = build_write_set(change.changes, config, oracle_prefixes=prefixes,
                                 fixture_roots=contract.fixture_roots,
                                 runner_sections_changed=change.runner.sections_changed)
+    write_set = WriteSet(tuple(replace(e, role=PathRole.HELPER) if e.path in support else e
+                               for e in write_set.entries))
     expected = {it.detail for p in analysed.pairs if p.post for it in p.post.items
                 if it.kind is EvidenceKind.EXPECTED_READ and it.detail}
     expected |= read_by_base_tests(repo, change.base_sha, change.changes, config)
+    graph_facts = analyse_graph(repo, graph, change.base_sha, change.changes,
+                                change.post_images, config, session.cache, role_of,
+                                _property_code(catalog), extra)
     return StaticFacts(change, analysed, provenance, write_set, frozenset(expected), contract,
-                       approvals, frozen)
+                       approvals, frozen, graph_facts)
+
+
+def _property_code(catalog: Catalog | None) -> tuple[PropertyCode, ...] | None:
+    if catalog is None:
+        return None
+    return tuple(PropertyCode(p.id, p.covers, p.check.file if p.check else None,
+                              p.check.function if p.check else None)
+                 for p in catalog.properties)
 
 
 def run_static(req: ScoreRequest, session: Session | None = None,
                oracle: OracleInputs | None = None, *, repo: Repo | None = None,
-               base_sha: str | None = None) -> StaticResult:
+               revs: Revisions | None = None) -> StaticResult:
     """The static stages: diff → images → evidence → provenance → static findings.
 
-    ``repo``/``base_sha``: an already opened repository and resolved base (score() has
+    ``repo``/``revs``: an already opened repository and resolved revisions (score() has
     them), so git is not asked twice."""
     session = session or Session.load()
     repo = repo or Repo(req.repo)
-    base_sha = base_sha or repo.resolve(req.base)
-    head_sha = repo.resolve(req.head) if req.head else None
-    origin = f"git diff {req.base} {req.head}" if head_sha else req.diff_origin
-    change = read_change(repo, base_sha, head_sha, req.diff or b"", origin,
-                         session.option_effects)
-    if req.apply_error is not None and change.diff_error is None and not change.failures:
-        change = replace(change, failures=(apply_failure(req.apply_error, change),))
+    revs = revs or resolve_revisions(req, repo)
+    base_sha, head_sha = revs.base, revs.head
+    diff, origin = req.diff or b"", req.diff_origin
+    if head_sha:
+        origin = f"git diff {req.base}...{req.head}"
+    elif req.staged:
+        diff, origin = repo.staged_diff(base_sha), "git diff --cached"
+    change = read_change(repo, base_sha, head_sha, diff, origin, session.option_effects)
     facts = _static_facts(session, req, repo, change, oracle)
     findings = run_stage(session.registry, session.detectors, Stage.STATIC, facts)
     return StaticResult(facts, tuple(sorted(findings, key=Finding.report_key)))
-
-
-_GIT_APPLY_AT = re.compile(r"^error: patch failed: (.+):(\d+)$", re.MULTILINE)
-_GIT_APPLY_PATH = re.compile(r"^error: (.+?): (.+)$", re.MULTILINE)
-
-
-def apply_failure(text: str, change: Change) -> ApplyFailure:
-    """``git apply --check``'s complaint as a PS902 input: the file and line it names."""
-    last = text.strip().splitlines()[-1].removeprefix("error: ") if text.strip() else "refused"
-    at = _GIT_APPLY_AT.search(text)
-    if at:
-        return ApplyFailure(at.group(1), f"git apply --check: {last}", int(at.group(2)))
-    named = _GIT_APPLY_PATH.search(text)
-    if named:
-        return ApplyFailure(named.group(1), f"git apply --check: {named.group(2)}")
-    first = change.changes.files[0].path if change.changes.files else "<patch>"
-    return ApplyFailure(first, f"git apply --check: {last}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,11 +229,15 @@ class Prepared:
     req: ScoreRequest
     session: Session
     repo: Repo
-    base_sha: str
+    revs: Revisions
     oracle: OracleInputs
     digests: Mapping[str, str]
     today: date
     static: StaticResult
+
+    @property
+    def base_sha(self) -> str:
+        return self.revs.base
 
 
 def prepare(req: ScoreRequest, session: Session | None = None) -> Prepared:
@@ -199,13 +247,13 @@ def prepare(req: ScoreRequest, session: Session | None = None) -> Prepared:
     today = req.today or date.today()
     oracle = load_oracle(req.oracle_dir, contract)
     repo = Repo(req.repo)
-    base_sha = repo.resolve(req.base)
-    digests = fixture_digests(repo, base_sha, oracle.freeze_rows, contract.canonical_json)
+    revs = resolve_revisions(req, repo)
+    digests = fixture_digests(repo, revs.base, oracle.freeze_rows, contract.canonical_json)
     oracle = replace(oracle, frozen=frozen_ids(
         oracle.freeze_rows, today=today, fixture_digests=digests, results=oracle.flake_rows,
         unfreeze_streak=contract.reentry_streak))
-    static = run_static(req, session, oracle, repo=repo, base_sha=base_sha)
-    return Prepared(req, session, repo, base_sha, oracle, digests, today, static)
+    static = run_static(req, session, oracle, repo=repo, revs=revs)
+    return Prepared(req, session, repo, revs, oracle, digests, today, static)
 
 
 def score(req: ScoreRequest, session: Session | None = None) -> Report:
@@ -216,20 +264,19 @@ def score(req: ScoreRequest, session: Session | None = None) -> Report:
     return judge(prepared, runs)
 
 
-def _is_property(req: ScoreRequest) -> Callable[[str], bool]:
-    in_oracle = property_files(req.oracle_dir)
-    ran = {file_of(p) for p in req.run.properties} if req.run is not None else set()
-    return lambda file: file in ran or in_oracle(file)
-
-
 def judge(prepared: Prepared, runs: tuple[RunResults, ...]) -> Report:
     """The oracle and independent stages over ``runs``, the gates and the decision."""
     req, session, static, oracle = prepared.req, prepared.session, prepared.static, \
         prepared.oracle
-    contract = req.contract
-    run = req.run
-    base_files = PathsAt(prepared.repo, prepared.base_sha)
-    post = _post_images(prepared.repo, prepared.base_sha, static, oracle)
+    contract, run, repo, base_sha = req.contract, req.run, prepared.repo, prepared.base_sha
+    where = ReportInputs(str(req.repo), prepared.revs.tip, static.head_sha,
+                         None if req.head else static.facts.change.origin,
+                         str(req.oracle_dir) if req.oracle_dir else None,
+                         tuple(str(p) for p in req.results), prepared.revs.merge_base)
+    if static.facts.change.nothing_to_score is not None:
+        return _empty_report(session, req, static, where)
+    base_files = PathsAt(repo, base_sha)
+    post = _post_images(repo, base_sha, static, oracle)
     base_ids = frozenset(run.base_tests) if run is not None and run.ran \
         and run.base_error is None else None
     oracle_facts = OracleFacts(static.facts, oracle, post.get, prepared.digests, prepared.today,
@@ -238,23 +285,74 @@ def judge(prepared: Prepared, runs: tuple[RunResults, ...]) -> Report:
                 *run_stage(session.registry, session.detectors, Stage.ORACLE, oracle_facts)]
     flake = flake_states(oracle.flake_rows, window=contract.flake_window,
                          reentry_streak=contract.reentry_streak) if oracle.flake_rows else {}
+    graph = static.facts.graph
+    is_property = _is_property(req)
+    property_of = property_resolver(oracle.catalog, req.oracle_dir)
     votes = count_votes(by_node_id(runs), prov=static.provenance,
                         exists_at_base=base_files.exists, frozen=oracle.frozen, flake=flake,
-                        is_property=_is_property(req), corpus_from_base=run is not None)
+                        is_property=is_property,
+                        missing_at_base=_missing_at_base(graph, base_ids),
+                        property_of=property_of, corpus_from_base=run is not None)
+    # The share of the base corpus the results name: of what pytest collected at base when
+    # the run collected the full corpus (the graph cannot know that a file fails to import).
+    corpus = base_ids if run is not None and run.subset == "full" else None
+    coverage = None if graph is None else assemble(
+        _coverage_inputs(graph, static, oracle, contract, corpus), votes, property_of,
+        is_property)
     findings += run_stage(session.registry, session.detectors, Stage.INDEPENDENT,
-                          IndependentFacts(votes, len(runs), req.static_only, run))
+                          IndependentFacts(votes, len(runs), req.static_only, coverage,
+                                           contract, run))
     removed, added = ScoreInputs.tally(findings)
     inputs = ScoreInputs(passed=votes.passed, failed=votes.failed, unscored=votes.unscored,
                          removed=removed, added=added, has_results=bool(runs))
     judgement = decide(findings, inputs, Policy.from_contract(contract), session.registry.gates,
                        not_evaluated_gates(oracle, req.static_only), static_only=req.static_only)
-    where = ReportInputs(str(req.repo), static.base_sha, static.head_sha,
-                         None if req.head else req.diff_origin,
-                         str(req.oracle_dir) if req.oracle_dir else None,
-                         tuple(str(p) for p in req.results))
     return build_report(where, static.provenance, static.write_set,
                         tuple(sorted(findings, key=Finding.report_key)), judgement,
-                        session.registry, votes.votes, run)
+                        session.registry, votes.votes, coverage, run)
+
+
+def _is_property(req: ScoreRequest) -> Callable[[str], bool]:
+    """A result of an oracle property: a file of the oracle dir, or one the run ran."""
+    in_oracle = property_files(req.oracle_dir)
+    ran = {file_of(p) for p in req.run.properties} if req.run is not None else set()
+    return lambda file: file in ran or in_oracle(file)
+
+
+def _missing_at_base(graph: GraphFacts | None, base_ids: frozenset[str] | None
+                     ) -> Callable[[str], str]:
+    """Why a result's id is no test at base: pytest's own collection at base when the run
+    made one (it has the parametrized ids the graph cannot know), else the graph's."""
+    static = graph.base_tests.missing if graph else (lambda _: "")
+    if base_ids is None:
+        return static
+    return lambda node_id: "" if node_id in base_ids else static(node_id)
+
+
+def _coverage_inputs(graph: GraphFacts, static: StaticResult, oracle: OracleInputs,
+                     contract: Contract, base_ids: frozenset[str] | None = None
+                     ) -> CoverageInputs:
+    added, rewritten = agent_written_tests(static.provenance)
+    removed = {t.pre.node_id for t in static.provenance.tests
+               if t.pre is not None and t.post is None}
+    collected = graph.base_tests.collected if base_ids is None else base_ids
+    return CoverageInputs(graph.touched, collected, graph.post.stats,
+                          oracle.catalog, oracle.freeze_rows, oracle.frozen,
+                          frozenset(added | rewritten | removed), contract.min_base_share)
+
+
+def _empty_report(session: Session, req: ScoreRequest, static: StaticResult,
+                  where: ReportInputs) -> Report:
+    """A patch that changes nothing: its PS904 (or other static findings) and the
+    contract's ``empty_patch`` decision; no oracle or off-tree gate has anything to judge."""
+    contract = req.contract
+    findings = static.findings
+    judgement = decide(findings, ScoreInputs(), Policy.from_contract(contract),
+                       session.registry.gates, not_evaluated_gates(OracleInputs(),
+                                                                   req.static_only),
+                       static_only=req.static_only, empty=Decision(contract.empty_patch))
+    return build_report(where, static.provenance, static.write_set, findings, judgement,
+                        session.registry, run=req.run)
 
 
 def _post_images(repo: Repo, base_sha: str, static: StaticResult, oracle: OracleInputs
@@ -266,3 +364,25 @@ def _post_images(repo: Repo, base_sha: str, static: StaticResult, oracle: Oracle
         locked = [p for p in oracle.lock.entries if p not in post]
         post.update(repo.read_blobs(base_sha, locked))
     return post
+
+
+def graph_at_rev(repo_path: Path, rev: str, session: Session) -> CallGraph:
+    """The call graph of a revision (``provscore graph``), collection rules from it."""
+    repo = Repo(repo_path)
+    sha = repo.resolve(rev)
+    change = read_change(repo, sha, None, b"", f"graph {rev}", session.option_effects)
+    return base_graph(repo, sha, change.runner.collection, session.cache)
+
+
+def touched_coverage(req: ScoreRequest, session: Session | None = None
+                     ) -> tuple[TouchedSymbol, ...]:
+    """Every touched symbol with the base tests and properties that reach it
+    (``provscore coverage``): the static stages only, no results."""
+    session = session or Session.load()
+    oracle = load_oracle(req.oracle_dir, req.contract)
+    static = run_static(req, session, oracle)
+    if static.facts.change.diff_error is not None:
+        raise InputError(f"diff does not parse: {static.facts.change.diff_error}",
+                         path=req.diff_origin)
+    graph = static.facts.graph
+    return graph.touched if graph is not None else ()

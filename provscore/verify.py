@@ -33,13 +33,15 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from provscore.change.git import Repo
+from provscore.change.diff import decode_diff
+from provscore.change.git import DIFF_OPTIONS, Repo
+from provscore.change.strict import AmbiguousDiff, check_unambiguous
 from provscore.errors import UsageError
 from provscore.ledger import flake_rows
 from provscore.model import Action
 from provscore.oracle.contract import Contract
 from provscore.oracle.flake import append_rows, read_flake_ledger
-from provscore.oracle.load import oracle_prefixes
+from provscore.oracle.load import oracle_input_exists, oracle_prefixes
 from provscore.oracle.runlog import RunLogRow, append_run_row, read_run_log, runs_of
 from provscore.pipeline import Prepared, ScoreRequest, judge, prepare
 from provscore.report.model import Report
@@ -47,12 +49,14 @@ from provscore.results import Verdict
 from provscore.runner import PropertySpec, RunOptions, RunRecord, RunSpec, execute_run
 from provscore.runner.execute import refused
 from provscore.runner.output import new_run_id, patch_id_of, write_outputs
+from provscore.runner.properties import catalog_specs
 from provscore.session import Session
 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 _REFUSING = {"PS901": "the diff does not parse", "PS902": "the patch does not apply to base",
              "PS304": "a path of the patch escapes the repository",
-             "PS303": "the write set is too wide (PS303): split the patch"}
+             "PS303": "the write set is too wide (PS303): split the patch",
+             "PS904": "the patch changes nothing (PS904)"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +152,7 @@ class _Finish:
                 datetime.now(UTC).isoformat(timespec="seconds"), env, self.command))
         if self.req.options.record_flakes and record.runs:
             target = contract.oracle_path(oracle, contract.flake_ledger_path)
-            if target.is_file():
+            if oracle_input_exists(target, "flake ledger"):
                 read_flake_ledger(target)  # never append to a malformed ledger
             ids = [f"{record.run_id}#{n}" for n in range(1, len(record.runs) + 1)]
             rows = flake_rows(record.runs, ids, env)
@@ -165,8 +169,12 @@ def _session_run(req: RunRequest, session: Session, command: str
     base_sha = repo.resolve(score_req.base)
     patch = _binary_diff(repo, base_sha, repo.resolve(score_req.head)) if score_req.head \
         else (score_req.diff or b"")
-    apply_error = repo.apply_check(base_sha, patch) if patch.strip() else None
-    prepared = prepare(replace(score_req, apply_error=apply_error), session)
+    # The static stage applies the patch with git itself: one that git refuses is PS902.
+    prepared = prepare(score_req, session)
+    try:
+        strip = check_unambiguous(decode_diff(patch)) if patch.strip() else 1
+    except AmbiguousDiff:
+        strip = 1  # the static stage refused it (PS901): nothing runs
     _check_subset(prepared, req.options.subset)
     contract = score_req.contract
     spec = RunSpec(
@@ -178,7 +186,7 @@ def _session_run(req: RunRequest, session: Session, command: str
         options=req.options, oracle_dir=score_req.oracle_dir,
         oracle_prefixes=oracle_prefixes(prepared.repo.top, score_req.oracle_dir),
         read_by_tests=prepared.static.facts.expected_paths, frozen=prepared.oracle.frozen,
-        properties=req.properties, out_dir=req.out_dir)
+        properties=_properties(req, prepared), out_dir=req.out_dir, strip=strip)
     reason = _refusal(prepared, contract)
     with _patch_lock(score_req.oracle_dir, contract, spec.patch_id) as log:
         done = runs_of(read_run_log(log), spec.patch_id) if log is not None else 0
@@ -193,12 +201,23 @@ def _session_run(req: RunRequest, session: Session, command: str
         yield prepared, record, _Finish(req, record, command, log)
 
 
+def _properties(req: RunRequest, prepared: Prepared) -> tuple[PropertySpec, ...] | None:
+    """What to run as properties: the request's, else the catalog's check functions, else
+    (None) the test files of the oracle dir."""
+    if req.properties is not None:
+        return req.properties
+    catalog, oracle = prepared.oracle.catalog, req.score.oracle_dir
+    if catalog is None or oracle is None:
+        return None
+    return catalog_specs(catalog, oracle)
+
+
 def _binary_diff(repo: Repo, base_sha: str, head_sha: str) -> bytes:
     """The patch from base to head that ``git apply`` turns into head's tree, binary
     files included (the analysed diff has no binary hunks)."""
-    return repo.git("-c", "diff.noprefix=false", "diff", "--no-color", "--no-ext-diff",
-                    "--no-textconv", "--binary", "--full-index", base_sha, head_sha, "--",
-                    what="git diff --binary failed")
+    return repo.run_bytes([*DIFF_OPTIONS, "diff", "--no-color", "--no-ext-diff", "--no-textconv",
+                           "--binary", "--full-index", "--src-prefix=a/", "--dst-prefix=b/",
+                           base_sha, head_sha, "--"], what="git diff --binary failed")
 
 
 def _refusal(prepared: Prepared, contract: Contract) -> str | None:
@@ -244,8 +263,9 @@ def _patch_lock(oracle_dir: Path | None, contract: Contract,
 def corpus_digest_of(repo_dir: Path, base: str, oracle_dir: str | None,
                      python: str | None) -> str:
     """``provscore run --digest-only``: the corpus digest a run at ``base`` would record."""
+    from provscore.change.runner_config import CONFIG_FILES, COVERAGE_FILES, read_runner_config
+    from provscore.change.runners import RUNNER_SCRIPTS
     from provscore.oracle.contract import load_oracle_contract
-    from provscore.pipeline import run_static
     from provscore.runner.corpus import corpus_digest, lock_hash
     from provscore.runner.fingerprint import probe, resolve_python
 
@@ -253,9 +273,9 @@ def corpus_digest_of(repo_dir: Path, base: str, oracle_dir: str | None,
     contract = load_oracle_contract(oracle)
     repo = Repo(repo_dir)
     base_sha = repo.resolve(base)
-    runner = run_static(ScoreRequest(repo=repo_dir, base=base_sha, diff=b"",
-                                     contract=contract), repo=repo,
-                        base_sha=base_sha).facts.change.runner
+    wanted = (*CONFIG_FILES, *COVERAGE_FILES, *RUNNER_SCRIPTS)
+    runner = read_runner_config((), repo.read_blobs(base_sha, wanted),
+                                Session.load().option_effects)
     with tempfile.TemporaryDirectory(prefix="provscore-digest-") as tmp:
         interp = probe(resolve_python(python), cwd=Path(tmp),
                        lock_hash=lock_hash(repo, base_sha, contract.lock_files))

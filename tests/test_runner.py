@@ -501,33 +501,30 @@ def test_a_vanished_public_symbol_fails_the_property_it_imports(repo: GitRepo,
     assert report.score.failed == 4  # the property and the three base tests that import it
 
 
-def test_catalog_check_functions_run_as_properties(repo: GitRepo, tmp_path: Path) -> None:
-    from provscore.runner import PropertySpec
-
+def test_the_catalogs_check_functions_run_as_its_properties(repo: GitRepo,
+                                                            tmp_path: Path) -> None:
+    """With properties.toml in the oracle dir, the properties are the catalog's checks, each
+    under its own trial budget and timeout."""
     repo.commit(BASE)
     oracle = oracle_dir(tmp_path, "[score]\nproperty_timeout_s = 20\n", props=None)
     (oracle / "checks.py").write_text(
         "import os\nfrom calc import clamp\n\n\ndef check_window():\n"
+        "    assert os.environ['PROPERTY_TRIALS'] == '7'\n"
         "    for w in range(int(os.environ['PROPERTY_TRIALS'])):\n"
         "        assert clamp(w + 1, 0, w) == w, w\n")
-    specs = (PropertySpec("oracle/checks.py::check_window", "call", "checks.py:check_window"),)
-
-    def verify_with(calc: str) -> Report:
-        req = RunRequest(ScoreRequest(repo=repo.root, base="HEAD",
-                                      diff=repo.diff({"src/calc.py": calc}),
-                                      oracle_dir=oracle, contract=replace(
-                                          load_oracle_contract(oracle),
-                                          pass_env=("PYTEST_DISABLE_PLUGIN_AUTOLOAD",))),
-                         properties=specs)
-        return report_of(verify(req, SESSION))
-
-    good = verify_with(CALC + "\n")
+    (oracle / "properties.toml").write_text(
+        'version = 1\n\n[[properties]]\nid = "P1_window"\nstatement = "clamp stays in the '
+        'window"\nkind = "pure_check"\ncovers = ["calc:clamp"]\n'
+        'check = "checks.py::check_window"\ntrials = 7\n')
+    good = report_of(run(repo, repo.diff({"src/calc.py": CALC + "\n"}), oracle))
     assert {r.node_id: r.status for r in good.results}["oracle/checks.py::check_window"] == \
         "property_passed"
-    bad = verify_with(CALC.replace("min(x, hi)", "min(x, hi + 1)"))
-    [message] = fired(bad, "PS504")
-    assert message == ("oracle property oracle/checks.py::check_window failed: exit 1: "
-                       "AssertionError: 0")
+    assert good.run is not None and good.run.properties == ("oracle/checks.py::check_window",)
+    bad = report_of(run(repo, repo.diff({"src/calc.py": CALC.replace("min(x, hi)",
+                                                                      "min(x, hi + 1)")}),
+                        oracle))
+    assert fired(bad, "PS504") == ["oracle property oracle/checks.py::check_window failed: "
+                                   "exit 1: AssertionError: 0"]
     assert bad.run is not None
     assert [f.lines[-1] for f in bad.run.failures if "checks.py" in f.node_id] == [
         "AssertionError: 0"]

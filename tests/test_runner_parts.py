@@ -237,18 +237,3 @@ def test_results_files_read_back_to_the_same_outcomes(tmp_path: Path) -> None:
     back = load_results(path, 0).outcomes
     assert [(o.node_id, o.verdict, o.message, o.duration) for o in back] == [
         (o.node_id, o.verdict, o.message, o.duration) for o in outcomes]
-
-
-def test_git_apply_check_names_the_file_and_line(repo: GitRepo) -> None:
-    from provscore.pipeline import ScoreRequest, run_static
-
-    repo.commit({"src/a.py": "A = 1\nB = 2\n"})
-    patch = repo.diff({"src/a.py": "A = 1\nB = 3\n"})
-    base = repo.commit({"src/a.py": "A = 1\nB = 4\n"})
-    r = Repo(repo.root)
-    error = r.apply_check(base, patch)
-    assert error is not None and "patch failed: src/a.py:1" in error
-    assert r.apply_check(base, repo.diff({"src/a.py": "A = 5\nB = 4\n"})) is None
-    static = run_static(ScoreRequest(repo=repo.root, base="HEAD", diff=patch, apply_error=error))
-    [failure] = static.facts.change.failures
-    assert (failure.path, failure.line) == ("src/a.py", 1)

@@ -19,6 +19,7 @@ class _ModuleOffer:
     skips: Mapping[str, SuppressionKind] = field(default_factory=dict)
     transparent: frozenset[str] = frozenset()
     factories: frozenset[str] = frozenset()
+    test_methods: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 class HelperIndex:
@@ -27,9 +28,15 @@ class HelperIndex:
     the module). Each module is classified once; an import cycle reads as nothing."""
 
     def __init__(self, repo: Repo, base: str, config: CollectionConfig, tables: Tables,
-                 post_images: Mapping[str, bytes | None]) -> None:
+                 post_images: Mapping[str, bytes | None], *,
+                 support: frozenset[str] = frozenset(),
+                 modules: Mapping[str, str] | None = None) -> None:
+        """``support``: production-role paths the call graph found to be test support
+        (they are read like test helpers); ``modules``: module name -> path at base."""
         self.repo, self.base, self.config, self.tables = repo, base, config, tables
         self.post_images = post_images
+        self.support = support
+        self.modules = modules or {}
         self._tree: set[str] | None = None
         self._cache: dict[str, _ModuleOffer] = {}
 
@@ -51,7 +58,7 @@ class HelperIndex:
                 self._cache[path] = _ModuleOffer(
                     frozenset(h.qualname for h in ev.helpers if h.has_evidence or h.is_fixture),
                     dict(ev.skip_helpers), frozenset(ev.transparent),
-                    frozenset(ev.transparent_factories))
+                    frozenset(ev.transparent_factories), dict(ev.test_methods))
         return self._cache[path]
 
     def _resolve(self, importer: str, qualname: str) -> tuple[_ModuleOffer, str] | None:
@@ -68,9 +75,10 @@ class HelperIndex:
         else:
             stem = module.replace(".", "/")
         tree = self._paths()
-        for candidate in (f"{stem}.py", f"{stem}/__init__.py", f"src/{stem}.py",
-                          f"src/{stem}/__init__.py"):
-            if candidate in tree and _worth_reading(candidate):
+        known = self.modules.get(stem.replace("/", "."))
+        for candidate in (*([known] if known else []), f"{stem}.py", f"{stem}/__init__.py",
+                          f"src/{stem}.py", f"src/{stem}/__init__.py"):
+            if candidate in tree and (candidate in self.support or _worth_reading(candidate)):
                 return self._offer(candidate), name
         return None
 
@@ -81,6 +89,10 @@ class HelperIndex:
     def skip_kind(self, importer: str, qualname: str) -> SuppressionKind | None:
         found = self._resolve(importer, qualname)
         return found[0].skips.get(found[1]) if found is not None else None
+
+    def test_methods(self, importer: str, qualname: str) -> tuple[str, ...]:
+        found = self._resolve(importer, qualname)
+        return found[0].test_methods.get(found[1], ()) if found is not None else ()
 
     def transparent(self, importer: str, qualname: str, factory: bool) -> bool:
         found = self._resolve(importer, qualname)

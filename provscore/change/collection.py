@@ -17,6 +17,11 @@ class CollectionConfig:
     testpaths: tuple[str, ...] = ()  # what a bare `pytest` collects (see is_collected)
     norecursedirs: tuple[str, ...] = ("*.egg", ".*", "_darcs", "build", "CVS", "dist",
                                       "node_modules", "venv", "{arch}")
+    # unittest/Django discovery patterns, when base shows such a runner (or none at all).
+    unittest_files: tuple[str, ...] = ()
+    # Settings modules the tests run with (named by base's runner channels): a runner
+    # channel, like conftest.py.
+    settings_files: tuple[str, ...] = ()
 
     def is_collected(self, path: str) -> bool:
         """Whether this file holds tests pytest (with base's configuration) collects.
@@ -40,7 +45,8 @@ class CollectionConfig:
     def is_test_file(self, path: str) -> bool:
         base = path.rsplit("/", 1)[-1]
         return any(fnmatch.fnmatch(path if "/" in pat else base, pat)
-                   for pat in self.python_files)
+                   for pat in self.python_files) or \
+            any(fnmatch.fnmatch(base, pat) for pat in self.unittest_files)
 
     @staticmethod
     def _name_matches(name: str, patterns_: Sequence[str]) -> bool:

@@ -38,17 +38,30 @@ class OptionEffects:
     exclude_keys: tuple[str, ...] = ()
     loosening_keys: tuple[str, ...] = ()
     reporting_keys: tuple[str, ...] = ()
+    # Leading words that name a sub-command, not a test to run (`unittest discover`).
+    subcommands: frozenset[str] = frozenset()
+    # The other runners' tables (unittest, django): their options mean other things.
+    runners: tuple[tuple[str, OptionEffects], ...] = ()
 
     @classmethod
     def from_patterns(cls, table: Mapping[str, Any]) -> OptionEffects:
         def words(key: str) -> frozenset[str]:
             return frozenset(str(w) for w in table.get(key, ()))
 
+        runners = tuple((name, cls.from_patterns(sub)) for name, sub in sorted(table.items())
+                        if isinstance(sub, Mapping))
         return cls(words("collects"), words("narrows"), words("loosens"), words("tightens"),
                    words("reports"), words("takes_value"),
                    tuple(table.get("collect_keys", ())), tuple(table.get("exclude_keys", ())),
                    tuple(table.get("loosening_keys", ())),
-                   tuple(table.get("reporting_keys", ())))
+                   tuple(table.get("reporting_keys", ())), words("subcommands"), runners)
+
+    def for_runner(self, runner: str) -> OptionEffects:
+        """The table of one runner ("pytest" is this one; an unknown runner has no
+        table, so that every option it is given has an unknown effect)."""
+        if runner == "pytest":
+            return self
+        return dict(self.runners).get(runner, OptionEffects())
 
     def _short_name(self, token: str) -> str:
         """``-rfEX`` → ``-r``, ``-knot slow`` → ``-k``, ``--tb=short`` → ``--tb``."""
@@ -60,7 +73,15 @@ class OptionEffects:
 
     def options(self, tokens: Sequence[str]) -> list[tuple[str, str]]:
         """(name, as written) of every option; a detached value joins its option."""
+        return self._split(tokens)[0]
+
+    def targets(self, tokens: Sequence[str]) -> list[str]:
+        """The positional words: paths, modules or labels of the tests to run."""
+        return self._split(tokens)[1]
+
+    def _split(self, tokens: Sequence[str]) -> tuple[list[tuple[str, str]], list[str]]:
         out: list[tuple[str, str]] = []
+        targets: list[str] = []
         i = 0
         while i < len(tokens):
             tok = tokens[i]
@@ -71,8 +92,10 @@ class OptionEffects:
                 continue
             if tok.startswith("-"):
                 out.append((name, tok))
+            elif not (tok in self.subcommands and not targets) and not _shell_word(tok):
+                targets.append(tok)
             i += 1
-        return out
+        return out, targets
 
     def effect(self, name: str, written: str) -> str:
         """collects | narrows | loosens | tightens | reports | unknown."""
@@ -97,6 +120,27 @@ _LOOSER_WHEN = {"narrows": "added", "loosens": "added", "unknown": "added",
 _WHY = {"narrows": "runs fewer tests", "loosens": "counts fewer failures",
         "collects": "collects fewer tests", "tightens": "counts fewer failures",
         "unknown": "unknown effect"}
+
+
+def _shell_word(tok: str) -> bool:
+    """Shell plumbing after an invocation (``$@``, redirections, ``&&``): no test target."""
+    return tok.startswith(("$", ">", "<", "2>", "&", "|", ";")) or tok in ("\\",)
+
+
+def target_changes(before: Sequence[str], after: Sequence[str], path: str, option: str,
+                   verb: str = "") -> list[ConfigChange]:
+    """Positional targets: naming tests where none were named, or dropping some of the
+    named ones, runs fewer tests."""
+    pre, post = set(before), set(after)
+    if pre == post or (pre and pre <= post):
+        return []
+    if not pre:
+        what = f"now runs only {' '.join(sorted(post))}"
+    elif not post:
+        return []  # no target at all: the runner's whole default discovery
+    else:
+        what = f"no longer runs {' '.join(sorted(pre - post))}"
+    return [ConfigChange(path, option, f"{verb}{what}: runs fewer tests")]
 
 
 def option_changes(before: Sequence[str], after: Sequence[str], effects: OptionEffects,

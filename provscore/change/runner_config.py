@@ -20,7 +20,22 @@ from typing import Any
 
 from provscore.change.collection import CollectionConfig
 from provscore.change.images import FileImages
-from provscore.change.options import ConfigChange, OptionEffects, ini_changes, option_changes
+from provscore.change.options import (
+    ConfigChange,
+    OptionEffects,
+    ini_changes,
+    option_changes,
+    target_changes,
+)
+from provscore.change.runners import (
+    RUNNER_SCRIPTS,
+    UNITTEST_DEFAULT,
+    Invocation,
+    detect_runners,
+    discover_patterns,
+    invocations,
+    settings_paths,
+)
 
 # pytest reads the first of these that holds a pytest section.
 CONFIG_FILES = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "pyproject.toml",
@@ -37,7 +52,11 @@ class RunnerOptions:
     addopts: tuple[str, ...]
     fail_under: float | None
     error: str | None = None
-    tox_flags: tuple[str, ...] = ()  # pytest options in tox.ini [testenv*] commands
+    runners: frozenset[str] = frozenset({"pytest"})  # change/runners.py
+    discover: tuple[str, ...] = ()  # unittest discovery patterns the channels name
+    # How tox, shell scripts and Makefiles run the tests.
+    invocations: tuple[Invocation, ...] = ()
+    settings: tuple[str, ...] = ()  # settings modules the tests run with, as paths
 
 
 def _decode(data: bytes | None) -> str | None:
@@ -106,34 +125,8 @@ def read_options(files: Mapping[str, bytes | None]) -> RunnerOptions:
         errors.append(f"{source}: addopts: {exc}")
         addopts = ()
     return RunnerOptions(source, ini, addopts, _fail_under(files, errors),
-                         "; ".join(errors) or None, _tox_pytest_flags(files.get("tox.ini")))
-
-
-def _tox_pytest_flags(data: bytes | None) -> tuple[str, ...]:
-    """Options passed to pytest by tox's commands (`pytest -k "not slow" tests`)."""
-    text = _decode(data)
-    if text is None:
-        return ()
-    parser = configparser.ConfigParser(interpolation=None, strict=False)
-    try:
-        parser.read_string(text)
-    except configparser.Error:
-        return ("<tox.ini does not parse>",)
-    flags: list[str] = []
-    for section in parser.sections():
-        if not section.startswith("testenv") or not parser.has_option(section, "commands"):
-            continue
-        for line in parser.get(section, "commands").splitlines():
-            try:
-                tokens = shlex.split(line)
-            except ValueError:
-                flags.append(line.strip())
-                continue
-            for i, tok in enumerate(tokens):
-                if tok.endswith(("pytest", "py.test")) or tok == "pytest":
-                    flags += [t for t in tokens[i + 1:]]
-                    break
-    return tuple(flags)
+                         "; ".join(errors) or None, detect_runners(files, source is not None),
+                         discover_patterns(files), invocations(files), settings_paths(files))
 
 
 def _fail_under(files: Mapping[str, bytes | None], errors: list[str]) -> float | None:
@@ -169,12 +162,15 @@ def collection_config(options: RunnerOptions) -> CollectionConfig:
         return tuple(raw.split()) if raw and raw.split() else default
 
     default = CollectionConfig()
+    unittest_files = () if options.runners == {"pytest"} else \
+        (options.discover or (UNITTEST_DEFAULT,))
     return CollectionConfig(
         python_files=split("python_files", default.python_files),
         python_classes=split("python_classes", default.python_classes),
         python_functions=split("python_functions", default.python_functions),
         testpaths=split("testpaths", default.testpaths),
-        norecursedirs=split("norecursedirs", default.norecursedirs))
+        norecursedirs=split("norecursedirs", default.norecursedirs),
+        unittest_files=unittest_files, settings_files=options.settings)
 
 
 def compare_options(pre: RunnerOptions, post: RunnerOptions, effects: OptionEffects
@@ -185,9 +181,10 @@ def compare_options(pre: RunnerOptions, post: RunnerOptions, effects: OptionEffe
     if post.error and not pre.error:
         changes.append(ConfigChange(path, "config", f"no longer parses: {post.error}"))
     changes += option_changes(pre.addopts, post.addopts, effects, path, "addopts")
-    changes += option_changes(pre.tox_flags, post.tox_flags, effects, "tox.ini", "commands",
-                              verb="tox ")
+    changes += target_changes(effects.targets(pre.addopts), effects.targets(post.addopts),
+                              path, "addopts")
     changes += ini_changes(pre.ini, post.ini, effects, path)
+    changes += _invocation_changes(pre.invocations, post.invocations, effects)
     if pre.fail_under is not None and (post.fail_under is None or post.fail_under < pre.fail_under):
         changes.append(ConfigChange(path, "fail_under",
                                     f"coverage fail_under lowered {pre.fail_under} → "
@@ -196,6 +193,32 @@ def compare_options(pre: RunnerOptions, post: RunnerOptions, effects: OptionEffe
 
 
 # --------------------------------------------------------------------------- both sides
+
+
+def _by_channel(invs: Sequence[Invocation]) -> dict[tuple[str, str], list[str]]:
+    out: dict[tuple[str, str], list[str]] = {}
+    for inv in invs:
+        out.setdefault((inv.channel, inv.runner), []).extend(inv.words)
+    return out
+
+
+def _invocation_changes(pre: Sequence[Invocation], post: Sequence[Invocation],
+                        effects: OptionEffects) -> list[ConfigChange]:
+    """Per channel and runner, the options and targets it passes (each runner's options
+    read by its own table)."""
+    before, after = _by_channel(pre), _by_channel(post)
+    out: list[ConfigChange] = []
+    for (channel, runner), words in sorted(after.items()):
+        table = effects.for_runner(runner)
+        old = before.get((channel, runner), [])
+        verb = f"{channel} runs {runner} and "
+        out += option_changes(old, words, table, channel, "commands", verb=verb)
+        out += target_changes(table.targets(old), table.targets(words), channel, "commands",
+                              verb=verb)
+    for channel, runner in sorted(before.keys() - after.keys()):
+        out.append(ConfigChange(channel, "commands",
+                                f"{channel} no longer runs {runner}: runs fewer tests"))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +240,7 @@ class RunnerConfig:
 def read_runner_config(images: Sequence[FileImages], base_blobs: Mapping[str, bytes | None],
                        effects: OptionEffects) -> RunnerConfig:
     """Both sides of the runner configuration, from base blobs and the patch's images."""
-    pre = {p: base_blobs.get(p) for p in (*CONFIG_FILES, *COVERAGE_FILES)}
+    pre = {p: base_blobs.get(p) for p in (*CONFIG_FILES, *COVERAGE_FILES, *RUNNER_SCRIPTS)}
     post = dict(pre)
     for img in images:
         for path in (img.change.old_path, img.change.new_path):

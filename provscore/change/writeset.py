@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from provscore.change.collection import CollectionConfig
 from provscore.change.diff import ChangeSet, FileChange
+from provscore.change.runners import RUNNER_SCRIPTS
 from provscore.model import PathRole
 
 TEST_DIRS = frozenset({"tests", "test", "testing", "unittests", "unit_tests", "__tests__"})
@@ -38,6 +39,9 @@ RUNNER_NAMES = frozenset({
     "pytest_plugins.py", ".pre-commit-config.yaml", "Makefile", "makefile", "GNUmakefile",
     "justfile", "Justfile", "Taskfile.yml", "Taskfile.yaml", "setup.py", "pixi.toml"})
 ROOT_ONLY_RUNNER_NAMES = frozenset({"manage.py", "runtests.py"})
+# Runner scripts by path (change/runners.py reads how they run the tests); pyproject.toml
+# is a runner channel only by its sections.
+RUNNER_PATHS = frozenset(RUNNER_SCRIPTS) - {"pyproject.toml"}
 RUNNER_GLOBS = ("*requirements*.txt", "requirements/*.txt", "*constraints*.txt", "*.pth",
                 "*requirements*.in",
                 ".github/workflows/*", ".circleci/*", ".ci/*", ".buildkite/*")
@@ -84,8 +88,18 @@ def is_fixture_path(path: str, fixture_roots: Sequence[str] = ()) -> bool:
                                        base.endswith(_DOC_SUFFIXES) or base in _PLUMBING)
 
 
+def is_test_settings(path: str) -> bool:
+    """A settings module for the tests by its name (``tests/settings.py``,
+    ``test_settings.py``, ``settings_test.py``): what every test runs under."""
+    base = posixpath.basename(path)
+    return path.endswith(".py") and "settings" in base and (
+        "test" in base.replace("settings", "") or _in_test_dir(path))
+
+
 def is_runner_path(path: str) -> bool:
     base = posixpath.basename(path)
+    if path in RUNNER_PATHS:
+        return True
     if base in ROOT_ONLY_RUNNER_NAMES:
         return path == base  # Django's manage.py runs the tests only at the repo root
     if base in RUNNER_NAMES:
@@ -105,11 +119,13 @@ def classify_path(path: str, config: CollectionConfig, *, oracle_prefixes: Seque
         return PathRole.ORACLE
     if base == "conftest.py":
         return PathRole.CONFTEST
-    if is_runner_path(path):
+    if is_runner_path(path) or path in config.settings_files:
         return PathRole.RUNNER
     if path.endswith(".py"):
         if config.is_test_file(path):
             return PathRole.TEST
+        if is_test_settings(path):
+            return PathRole.RUNNER
         # Test utilities live in test dirs, or say so in their name (myapp/testing.py).
         if _in_test_dir(path) or "test" in posixpath.basename(path):
             return PathRole.HELPER

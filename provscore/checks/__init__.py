@@ -7,6 +7,7 @@ all into :data:`~provscore.checks.base.DETECTORS`.
 """
 
 from provscore.checks import (
+    coverage,
     evidence,
     fixtures,
     independent,
@@ -25,6 +26,6 @@ from provscore.checks.base import (
 )
 from provscore.checks.facts import IndependentFacts, OracleFacts, StaticFacts
 
-__all__ = ["DETECTORS", "IndependentFacts", "OracleFacts", "StaticFacts", "evidence",
+__all__ = ["DETECTORS", "IndependentFacts", "OracleFacts", "StaticFacts", "coverage", "evidence",
            "fixtures", "independent", "independent_check", "input", "ledgers",
            "oracle_check", "run_stage", "runner", "static_check", "suppression", "writeset"]

@@ -24,9 +24,11 @@ APPROVAL_MARKER = re.compile(r"HUMAN[_\- ]?ORACLE[_\- ]?REMOVAL|HUMAN[_\- ]?APPR
 
 
 def counts_as_test_evidence(c: ClassifiedItem) -> bool:
-    """Items inside tests (and module level); helper bodies are judged as a whole (PS105)."""
+    """Checks inside tests (and module level); helper bodies are judged as a whole (PS105),
+    a test's inputs by PS110."""
     item = c.item
-    return item.in_test or item.node_id == item.path
+    return (item.in_test or item.node_id == item.path) and \
+        item.kind is not EvidenceKind.TEST_INPUT
 
 
 def _anchor(c: ClassifiedItem) -> str:
@@ -188,6 +190,33 @@ def expected_value_in_write_set(rule: Rule, facts: StaticFacts) -> Iterator[Find
             yield rule.finding(f"expected-value file {e.path} is in the write set ({e.status})",
                                location=loc(e.path), anchor=f"PS108|{e.path}",
                                action=Action.INFO if added else None)
+
+
+@static_check("PS110")
+def test_input_changed(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    """An input of a test that exists on base (a settings override, a patch of the code it
+    calls) added, removed or changed. A new test's inputs are part of a new test."""
+    prov = facts.provenance
+    existing = {t.post.node_id for t in prov.tests if t.pre is not None and t.post is not None}
+    for c in prov.items:
+        item = c.item
+        if item.kind is not EvidenceKind.TEST_INPUT or not item.in_test:
+            continue
+        if c.provenance is Provenance.AGENT_ADDED:
+            if item.node_id not in existing:
+                continue
+            verb, before = "added", ""
+        elif c.provenance is Provenance.AGENT_REMOVED:
+            verb, before = "removed", ""
+        elif c.provenance is Provenance.AGENT_MODIFIED and c.pre is not None:
+            verb, before = "changed", f"{c.pre.shown} → "
+        else:
+            continue
+        if _approved(item.node_id, facts.approvals, _anchor(c)):
+            continue
+        yield rule.finding(location=loc(item.path, item.line, c.side), node_id=item.node_id,
+                           anchor=_anchor(c), kind=item.kind.value, test=item.node_id,
+                           verb=verb, code=f"{before}{item.shown}")
 
 
 @static_check("PS109")

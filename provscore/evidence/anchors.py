@@ -35,7 +35,8 @@ _UNITTEST_AS_ASSERT: dict[str, tuple[str, int]] = {
 }
 _RAISES_METHODS = {"assertRaises": "raises", "failUnlessRaises": "raises",
                    "assertRaisesRegex": "raises", "assertRaisesRegexp": "raises",
-                   "assertWarns": "warns", "assertWarnsRegex": "warns"}
+                   "assertRaisesMessage": "raises", "assertWarns": "warns",
+                   "assertWarnsRegex": "warns", "assertWarnsMessage": "warns"}
 
 
 def canonical(raw: RawItem, shaper: Shaper) -> tuple[EvidenceKind, str, Shape] | None:
@@ -68,15 +69,63 @@ def canonical(raw: RawItem, shaper: Shaper) -> tuple[EvidenceKind, str, Shape] |
         return None
     excs = exc.elts if isinstance(exc, ast.Tuple) else [exc]
     names = tuple(sorted(unparse(e) for e in excs))
-    pattern = kwargs.get("match") or kwargs.get("expected_regex")
-    if pattern is None and op.endswith(("Regex", "Regexp")) and len(args) > 1:
-        pattern = args[1]
+    pattern = kwargs.get("match") or kwargs.get("expected_regex") or \
+        kwargs.get("expected_message")
+    if pattern is None and op.endswith(("Regex", "Regexp", "Message")) and len(args) > 1:
+        pattern = args[1]  # Django's assertRaisesMessage(E, text): the text is the match
     keywords: tuple[tuple[str, str], ...] = ()
     text = f"{kind_name}({', '.join(names)})"
     if pattern is not None:
         keywords = (("match", unparse(pattern)),)
         text = f"{kind_name}({', '.join(names)}, match={unparse(pattern)})"
     return EvidenceKind.RAISES, text, Shape(kind_name, names, keywords, subject=kind_name)
+
+
+def mock_spelling(kind: EvidenceKind, text: str) -> tuple[EvidenceKind, str, Shape] | None:
+    """A plain assert about a mock's call record is that mock's assertion:
+    ``assert m.called`` is ``m.assert_called()``, ``not m.called`` and ``m.call_count == 0``
+    are ``assert_not_called``, ``m.call_count == 1`` is ``assert_called_once``,
+    ``m.call_args == call(x)`` is ``assert_called_with(x)``; so switching between the
+    spellings is judged by strength (``assertTrue(m.called)`` →
+    ``m.assert_called_once_with(1)`` is stronger)."""
+    if kind is not EvidenceKind.ASSERT or ("called" not in text and "call_" not in text):
+        return None
+    expr = parse_expr(text.removeprefix("assert ").split("  # ", 1)[0])
+    if expr is None:
+        return None
+    found = _mock_check(expr)
+    if found is None:
+        return None
+    subject, op, args = found
+    code = f"{subject}.{op}({', '.join(args)})"
+    return EvidenceKind.MOCK, code, Shape(op, args, subject=subject)
+
+
+def _mock_check(expr: ast.expr) -> tuple[str, str, tuple[str, ...]] | None:
+    negated = isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not)
+    inner = expr.operand if isinstance(expr, ast.UnaryOp) and negated else expr
+    if isinstance(inner, ast.Attribute) and inner.attr == "called":
+        return unparse(inner.value), "assert_not_called" if negated else "assert_called", ()
+    if negated or not isinstance(expr, ast.Compare) or len(expr.ops) != 1:
+        return None
+    left, op, right = expr.left, expr.ops[0], expr.comparators[0]
+    if not isinstance(left, ast.Attribute):
+        return None
+    subject = unparse(left.value)
+    if left.attr == "call_count" and isinstance(right, ast.Constant) and \
+            isinstance(right.value, int) and not isinstance(right.value, bool):
+        count = right.value
+        if isinstance(op, ast.Eq):
+            return subject, {0: "assert_not_called", 1: "assert_called_once"}.get(
+                count, "assert_call_count"), (() if count in (0, 1) else (str(count),))
+        if (isinstance(op, ast.Gt) and count == 0) or (isinstance(op, ast.GtE) and count == 1):
+            return subject, "assert_called", ()
+    if left.attr == "call_args" and isinstance(op, ast.Eq) and isinstance(right, ast.Call) and \
+            isinstance(right.func, ast.Name | ast.Attribute) and \
+            (right.func.id if isinstance(right.func, ast.Name) else right.func.attr) == "call":
+        return subject, "assert_called_with", tuple(unparse(a) for a in right.args) + tuple(
+            f"{k.arg}={unparse(k.value)}" for k in right.keywords if k.arg)
+    return None
 
 
 _SYMMETRIC = {"==", "!=", "is", "is not"}

@@ -30,6 +30,11 @@ class AssertionCollector(Collector):
             if attr in ctx.tables.unittest_methods and self._receiver_ok(func):
                 ctx.add_item(EvidenceKind.UNITTEST, node, op=attr)
                 return
+            if attr in ctx.tables.test_input_methods and isinstance(func.value, cst.Name) and \
+                    func.value.value in ("self", "cls") and _in_test(ctx.frame):
+                ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, node, ctx.frame, node,
+                                         ctx.seq, op=attr, guards=ctx.guards()))
+                return
         # The rest need resolved names: decide after the traversal.
         frame, seq, guards = ctx.frame, ctx.seq, ctx.guards()
         ctx.deferred.append(lambda: self._classify_call(node, frame=frame, seq=seq,
@@ -37,6 +42,20 @@ class AssertionCollector(Collector):
         if isinstance(func, cst.Name | cst.Attribute):
             name = func.value if isinstance(func, cst.Name) else func.attr.value
             ctx.calls.append(RawCall(name, node, ctx.frame, ctx.seq, guards))
+
+    def _fixture_input(self, node: cst.Call, frame: Frame) -> bool:
+        """``monkeypatch.setattr(...)`` on a fixture the test requests by that name."""
+        name = dotted(node.func)
+        if name is None or name not in self.ctx.tables.test_input_fixtures:
+            return False
+        fixture = name.split(".", 1)[0]
+        cur: Frame | None = frame
+        while cur is not None and cur.kind == "func":
+            if isinstance(cur.node, cst.FunctionDef) and any(
+                    p.name.value == fixture for p in cur.node.params.params):
+                return True
+            cur = cur.parent
+        return False
 
     def _receiver_ok(self, func: cst.Attribute) -> bool:
         # self.assertX / cls.assertX / any_testcase.assertX; not pytest.fail etc.
@@ -50,6 +69,12 @@ class AssertionCollector(Collector):
         if not names:
             return
         t = ctx.tables
+        if (matches(names, t.test_inputs) or self._fixture_input(node, frame)) and \
+                _in_test(frame):
+            ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, node, frame, node, seq,
+                                     op=(dotted(node.func) or "").rsplit(".", 1)[-1],
+                                     guards=guards))
+            return
         kind: EvidenceKind | None = None
         q = matches(names, t.pytest_calls)
         if q:
@@ -120,6 +145,11 @@ class AssertionCollector(Collector):
             elif values is not None:
                 ctx.items.append(RawItem(EvidenceKind.PARAM_ROW, values, frame, values, 0,
                                          op="rows", detail=names_code))
+
+
+def _in_test(frame: Frame) -> bool:
+    """A test, or a test class (whose inputs are each of its tests' inputs)."""
+    return frame.test_id is not None or (frame.kind == "class" and frame.is_test_class)
 
 
 def _bound_once(frame: Frame, dec: cst.BaseExpression) -> cst.Call | None:

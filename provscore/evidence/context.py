@@ -17,7 +17,7 @@ from typing import Protocol
 import libcst as cst
 
 from provscore.change.collection import CollectionConfig
-from provscore.evidence.model import EvidenceKind, SuppressionKind
+from provscore.evidence.model import NOT_CHECKS, EvidenceKind, SuppressionKind
 from provscore.evidence.tables import Tables
 from provscore.names import AliasTable, dotted
 
@@ -35,6 +35,9 @@ class HelperLookup(Protocol):
     def transparent(self, importer: str, qualname: str, factory: bool) -> bool:
         """Is the name a decorator (``factory``: a decorator factory) that always calls
         the function it wraps and returns its result?"""
+
+    def test_methods(self, importer: str, qualname: str) -> tuple[str, ...]:
+        """The test methods a class defines or inherits (a base of a test class)."""
 
 
 @dataclass
@@ -59,6 +62,7 @@ class Frame:
     # pytest collects the final binding, so an earlier test of that name is gone.
     rebinds: dict[str, int] = field(default_factory=dict)
     settings: cst.Call | None = None  # hypothesis @settings on this function
+    bases: tuple[str, ...] = ()  # a class's bases, dotted as written
     returns: list[cst.BaseExpression | None] = field(default_factory=list)
     # name → values bound to it in this scope (assignments); inlined into anchors when
     # bound exactly once, so renaming a local or moving a literal into one is no change.
@@ -128,6 +132,7 @@ class Context:
         # Decorators on tests that are neither marks nor known-safe: judged once the
         # module's own skip helpers and transparent decorators are known.
         self.unknown_decorators: list[tuple[cst.BaseExpression, Frame]] = []
+        self.classes: list[Frame] = []  # every class, in source order
 
     def guards(self) -> tuple[tuple[cst.CSTNode, bool], ...]:
         """Conditions inside the enclosing test function (not module-level ones)."""
@@ -155,7 +160,7 @@ class Context:
 
     def evidence_between(self, start: int, end: int, test_id: str | None = None) -> int:
         return sum(1 for it in self.items if start < it.seq <= end
-                   and it.kind is not EvidenceKind.EXPECTED_READ
+                   and it.kind not in NOT_CHECKS
                    and (test_id is None or it.frame.test_id == test_id))
 
     def add_item(self, kind: EvidenceKind, node: cst.CSTNode, shape_node: cst.CSTNode | None = None,

@@ -15,11 +15,19 @@ from dataclasses import replace
 import libcst as cst
 
 from provscore.change.collection import CollectionConfig
-from provscore.evidence.anchors import Inliner, canonical, substitute
+from provscore.evidence.anchors import Inliner, canonical, mock_spelling, substitute
 from provscore.evidence.assertions import AssertionCollector
 from provscore.evidence.constants import normalize, unparse
 from provscore.evidence.context import Collector, Context, Frame, HelperLookup
 from provscore.evidence.helpers import add_helper_calls, helper_oracles
+from provscore.evidence.inheritance import (
+    Inherited,
+    class_lineage,
+    flag_shadowing,
+    inherited_tests,
+    test_methods,
+)
+from provscore.evidence.limits import parse_refusal
 from provscore.evidence.model import (
     EvidenceItem,
     EvidenceKind,
@@ -65,6 +73,9 @@ def extract(path: str, source: bytes, config: CollectionConfig, tables: Tables,
     collection config); a conftest or helper module holds helpers, never tests.
     """
     collect = config.is_collected(path) if collect_tests is None else collect_tests
+    refusal = parse_refusal(source)  # shapes that crash or stall libcst's native parser
+    if refusal is not None:
+        return FileEvidence(path, error=refusal[0], error_line=refusal[1])
 
     def attempt() -> FileEvidence:
         return _guarded(path, lambda: _extract(path, source, config, tables, helper_lookup,
@@ -172,12 +183,14 @@ def _extract_file(path: str, source: bytes, config: CollectionConfig, tables: Ta
     skip_exports = resolve_skip_helpers(ctx)
     helper_names = helper_oracles(ctx)
     add_helper_calls(ctx, helper_names)
+    flag_shadowing(ctx)
     for fn in ctx.post_checks:  # guards see every item, helper calls included
         fn()
     evidence = _finalize(ctx, module, helper_names)
     transparent, factories = transparent_exports(ctx)
     return replace(evidence, skip_helpers=tuple(sorted(skip_exports.items())),
-                   transparent=transparent, transparent_factories=factories)
+                   transparent=transparent, transparent_factories=factories,
+                   test_methods=test_methods(ctx))
 
 
 def _text_nodes(ctx: Context, defs: Iterable[Frame]) -> list[cst.CSTNode]:
@@ -207,8 +220,12 @@ def _text_nodes(ctx: Context, defs: Iterable[Frame]) -> list[cst.CSTNode]:
 
 def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileEvidence:
     tests = [f for f in ctx.defs if f.is_test and still_bound(f)]
-    helper_frames = [f for f in ctx.defs if f.qualname in helper_names or
-                     (f.fixture and f.test_id is None)]
+    inherited = inherited_tests(ctx)
+    # A base's test method is judged through the tests that inherit it, not as a helper.
+    as_tests = {id(i.method) for i in inherited if i.method is not None}
+    helper_frames = [f for f in ctx.defs if (f.qualname in helper_names or
+                                             (f.fixture and f.test_id is None))
+                     and id(f) not in as_tests]
     for f in ctx.defs:
         if f.is_test and not still_bound(f) and f.node is not None:
             ctx.suppress(SuppressionKind.DEAD_BRANCH, f.node, target=f.node_id,
@@ -238,6 +255,10 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
             raw = replace(raw, kind=kind)
         else:
             anchor_text = text
+        as_mock = mock_spelling(kind, anchor_text)
+        if as_mock is not None:  # `assert m.called` is `m.assert_called()`
+            kind, anchor_text, shape = as_mock
+            raw = replace(raw, kind=kind, op=shape.op)
         code, shape = inliner.anchor(raw, anchor_text, shape)
         if raw.kind is EvidenceKind.RAISES and id(raw.node) in ctx.self_raising:
             shape = replace(shape, tautology=True)
@@ -270,7 +291,53 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
                              f.qualname in skipping, f.qualname in helper_names,
                              _fixture_params(ctx, shaper, f.node) if f.fixture else "")
                    for f in helper_frames]
+    items, test_defs = _with_inherited(ctx, shaper, inherited, items, test_defs)
+    items, test_defs = _with_class_inputs(ctx, items, test_defs)
     return FileEvidence(ctx.path, tuple(items), tuple(sups), tuple(test_defs), tuple(helper_defs))
+
+
+def _with_inherited(ctx: Context, shaper: Shaper, inherited: list[Inherited],
+                    items: list[EvidenceItem], tests: list[TestDef]
+                    ) -> tuple[list[EvidenceItem], list[TestDef]]:
+    """Each inherited test as a test of the class that runs it, with the base method's
+    evidence (evidence/inheritance.py)."""
+    out_items, out_tests = list(items), list(tests)
+    for i in inherited:
+        method = i.method
+        if method is None or not isinstance(method.node, cst.FunctionDef):
+            out_tests.append(TestDef(i.node_id, i.name, None, f"inherited from {i.base}",
+                                     runs_by_default=ctx.config.runs_by_default(ctx.path)))
+            continue
+        own = method.test_id or f"{ctx.path}::{method.qualname}"
+        out_items += [replace(it, node_id=i.node_id, in_test=True, scope="")
+                      for it in items if it.node_id == own and not it.scope]
+        body = _def_body(shaper, method.node)
+        out_tests.append(TestDef(i.node_id, i.name, None, f"{body}  # inherited from {i.base}",
+                                 _requested_fixtures(ctx, method.node), _argnames_of(ctx, method),
+                                 ctx.config.runs_by_default(ctx.path)))
+    return out_items, out_tests
+
+
+def _with_class_inputs(ctx: Context, items: list[EvidenceItem], tests: list[TestDef]
+                       ) -> tuple[list[EvidenceItem], list[TestDef]]:
+    """A test input on a class (``@override_settings`` on a TestCase, and on the bases it
+    derives from in this module) is an input of each of its tests: hoisting one from every
+    method to the class is no change, and a changed one rewrites each test."""
+    by_class: dict[str, list[EvidenceItem]] = {}
+    for it in items:
+        if it.kind is EvidenceKind.TEST_INPUT and not it.in_test:
+            by_class.setdefault(it.node_id, []).append(it)
+    if not by_class:
+        return items, tests
+    out = [it for it in items if not (it.kind is EvidenceKind.TEST_INPUT and not it.in_test)]
+    out_tests: list[TestDef] = []
+    for t in tests:
+        inputs = [it for cls in class_lineage(ctx, t.node_id)
+                  for it in by_class.get(f"{ctx.path}::{cls}", ())]
+        out += [replace(it, node_id=t.node_id, in_test=True, scope="") for it in inputs]
+        codes = "; ".join(it.code for it in inputs)
+        out_tests.append(replace(t, body=f"{t.body}  # under {codes}") if inputs else t)
+    return out, out_tests
 
 
 def _meaning(code: str, module_values: dict[str, str], depth: int = 4) -> str:

@@ -7,7 +7,7 @@ import builtins
 import libcst as cst
 
 from provscore.evidence.context import Context, HelperLookup, RawCall, RawItem
-from provscore.evidence.model import EvidenceKind
+from provscore.evidence.model import NOT_CHECKS, EvidenceKind
 from provscore.names import matches
 
 
@@ -16,7 +16,7 @@ def helper_oracles(ctx: Context) -> set[str]:
     funcs = {f.qualname: f for f in ctx.defs if not f.is_test and f.test_id is None}
     direct = {f.qualname for f in funcs.values() if f.evidence_count > 0}
     direct |= {it.frame.qualname for it in ctx.items
-               if it.frame.qualname in funcs and it.kind is not EvidenceKind.EXPECTED_READ}
+               if it.frame.qualname in funcs and it.kind not in NOT_CHECKS}
     calls_by_frame: dict[str, set[str]] = {}
     for call in ctx.calls:
         if call.frame.qualname in funcs:

@@ -22,6 +22,12 @@ class EvidenceKind(enum.StrEnum):
     PARAM_ROW = "parametrize_row"
     HELPER_CALL = "helper_call"
     EXPECTED_READ = "expected_read"
+    TEST_INPUT = "test_input"  # what the test runs under (override_settings, mock.patch)
+
+
+# Kinds that are part of a test without checking anything: they never make a test, a
+# helper or a branch "have evidence".
+NOT_CHECKS = frozenset({EvidenceKind.EXPECTED_READ, EvidenceKind.TEST_INPUT})
 
 
 class SuppressionKind(enum.StrEnum):
@@ -130,6 +136,7 @@ class FileEvidence:
     skip_helpers: tuple[tuple[str, SuppressionKind], ...] = ()
     transparent: tuple[str, ...] = ()
     transparent_factories: tuple[str, ...] = ()
+    test_methods: tuple[tuple[str, tuple[str, ...]], ...] = ()  # class → tests it offers
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import libcst as cst
 
 from provscore.evidence.constants import constant_truth
@@ -51,9 +53,12 @@ class ScopeCollector(Collector):
         ctx.order += 1
         _rebind(parent, name, ctx.order)
         scope = sub_scope(parent.test_scope, name) if parent.test_id else ""
-        ctx.frames.append(Frame("class", name, qual, node_id, node, is_test_class=is_test_class,
-                                is_unittest=unittest_base, test_id=parent.test_id,
-                                test_scope=scope, parent=parent, order=ctx.order))
+        frame = Frame("class", name, qual, node_id, node, is_test_class=is_test_class,
+                      is_unittest=unittest_base, test_id=parent.test_id, test_scope=scope,
+                      parent=parent, order=ctx.order,
+                      bases=tuple(d for d in (dotted(a.value) for a in node.bases) if d))
+        ctx.frames.append(frame)
+        ctx.classes.append(frame)
 
     def leave_ClassDef(self, node: cst.ClassDef) -> None:
         self.ctx.frames.pop()
@@ -253,7 +258,28 @@ def _module_loaded(ctx: Context, call: cst.Call) -> str | None:
 
 
 class ConditionCollector(Collector):
-    """The conditions around each statement (if/elif/else, while, for, try at module level)."""
+    """The conditions around each statement (if/elif/else, while, for, try at module level).
+
+    A conditional early exit is a condition too: after ``if cond: continue`` (or ``break``,
+    ``return``) the rest of the block runs only when ``not cond``."""
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        self._blocks: list[cst.IndentedBlock] = []
+        self._exits: list[tuple[cst.IndentedBlock, cst.If]] = []  # (block, exit condition)
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._blocks.append(node)
+
+    def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._blocks.pop()
+        while self._exits and self._exits[-1][0] is node:
+            _, cond = self._exits.pop()
+            conds = self.ctx.conds
+            for i in range(len(conds) - 1, -1, -1):
+                if conds[i][0] is cond and conds[i][1]:
+                    del conds[i]
+                    break
 
     def visit_If(self, node: cst.If) -> None:
         ctx = self.ctx
@@ -277,6 +303,10 @@ class ConditionCollector(Collector):
             ctx.conds.pop()
         if ctx.conds:
             ctx.conds.pop()
+        if node.orelse is None and self._blocks and ctx.frame.kind == "func" and \
+                _only_exits(node.body):
+            self._exits.append((self._blocks[-1], node))
+            ctx.conds.append((node, True, len(ctx.frames)))
 
     def visit_While(self, node: cst.While) -> None:
         self.ctx.conds.append((node, False, len(self.ctx.frames)))
@@ -299,6 +329,17 @@ class ConditionCollector(Collector):
     def leave_Try(self, node: cst.Try) -> None:
         if self.ctx.frame.kind == "module":
             self.ctx.try_depth_module -= 1
+
+
+def _only_exits(body: cst.BaseSuite) -> bool:
+    """The block is one statement that leaves it: continue, break or return."""
+    small: Sequence[cst.BaseSmallStatement] = ()
+    if isinstance(body, cst.SimpleStatementSuite):
+        small = body.body
+    elif isinstance(body, cst.IndentedBlock) and len(body.body) == 1 and \
+            isinstance(body.body[0], cst.SimpleStatementLine):
+        small = body.body[0].body
+    return len(small) == 1 and isinstance(small[0], cst.Continue | cst.Break | cst.Return)
 
 
 class BindingCollector(Collector):

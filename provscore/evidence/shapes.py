@@ -77,6 +77,10 @@ def _shape_of(kind: EvidenceKind, op: str, text: str, settings: str) -> Shape:
             subject = unparse(expr.func.value)
         elif kind in (EvidenceKind.UNITTEST, EvidenceKind.LIBRARY) and operands:
             subject = operands[0]
+        elif kind is EvidenceKind.TEST_INPUT:
+            # What it sets: the patched target, else the settings it overrides.
+            subject = f"{op}({operands[0] if operands else ','.join(k for k, _ in kws)})"
+            kws = tuple(sorted(kws))
         else:
             subject = op
         return Shape(op, operands, kws, tautology=_call_tautology(op, operands),

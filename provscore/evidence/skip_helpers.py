@@ -20,8 +20,8 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from provscore.evidence.context import Context, RawCall, callee
-from provscore.evidence.model import SuppressionKind
+from provscore.evidence.context import Context, RawCall, RawItem, callee
+from provscore.evidence.model import EvidenceKind, SuppressionKind
 from provscore.evidence.suppressions.common import mark_kind
 from provscore.names import dotted, matches
 
@@ -192,6 +192,11 @@ def resolve_skip_helpers(ctx: Context) -> dict[str, SuppressionKind]:
         elif not _transparent(ctx, dec, defs):
             ctx.suppress(SuppressionKind.WRAPPED, dec, target=frame.node_id,
                          detail="a decorator that can replace the test body")
+            if isinstance(dec, cst.Call) and dec.args:
+                # A project's own parametrize or harness: its arguments are the test's
+                # inputs (a case dropped from `@with_cases(...)` is a test changed).
+                ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, dec, frame, dec, 0,
+                                         op=dotted(callee(dec)) or "decorator"))
     return local
 
 

@@ -41,6 +41,9 @@ class Tables:
     dynamic_calls: frozenset[str]
     dynamic_modules: frozenset[str]
     safe_decorators: tuple[str, ...]
+    test_inputs: frozenset[str]
+    test_input_methods: frozenset[str]
+    test_input_fixtures: frozenset[str]
 
     @classmethod
     def from_patterns(cls, patterns: Mapping[str, Mapping[str, Any]],
@@ -77,4 +80,7 @@ class Tables:
             dynamic_calls=frozenset(s["dynamic"]["calls"]),
             dynamic_modules=frozenset(s["dynamic"]["modules"]),
             safe_decorators=tuple(s["decorators"]["safe_prefixes"]),
+            test_inputs=frozenset(e["test_inputs"]),
+            test_input_methods=frozenset(e["test_input_methods"]),
+            test_input_fixtures=frozenset(e["test_input_fixtures"]),
         )

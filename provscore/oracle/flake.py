@@ -155,5 +155,5 @@ def append_rows(path: Path, rows: Sequence[Mapping[str, object]]) -> None:
     """Append flake-ledger rows to ``path`` (created if missing): all of them or none.
 
     Every row is validated before anything is written; :func:`append_jsonl` then writes
-    them in one locked, fsynced append."""
-    append_jsonl(path, _encode_rows(rows, str(path)))
+    them in one locked, fsynced, all-or-nothing append."""
+    append_jsonl(path, _encode_rows(rows, str(path)), what="flake ledger")

@@ -7,18 +7,20 @@ last line is an :class:`~provscore.errors.InputError` that names the file and li
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import math
 import os
 import re
+import stat
 from collections.abc import Mapping
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from provscore.errors import InputError
-from provscore.io import DuplicateKeyError, fsync_dir, reject_duplicate_keys
+from provscore.io import DuplicateKeyError, fsync_dir, read_input, reject_duplicate_keys
 
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _TYPE_NAMES = {str: "a string", bool: "a boolean", int: "an integer"}
@@ -125,10 +127,8 @@ class Fields:
 
 
 def read_text(path: Path) -> str:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", path=str(path)) from None
+    """A ledger's text: a regular file (a FIFO or a directory is an error), UTF-8."""
+    data = read_input(path, "ledger", regular=True)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -225,13 +225,34 @@ def json_array_objects(path: Path, text: str) -> list[tuple[int, dict[str, Any]]
     return out
 
 
-def append_jsonl(path: Path, data: bytes) -> None:
+def _append_all_or_nothing(fd: int, size: int, data: bytes) -> None:
+    """Write the batch and fsync it; on any failure (a full disk, a signal) cut the file
+    back to ``size`` so that no partial batch is left."""
+    try:
+        view = memoryview(data)
+        while view:
+            # One write for the whole batch; a regular file takes it at once. The loop
+            # only guards a short write, which the lock keeps from interleaving.
+            written = os.write(fd, view)
+            if written <= 0:
+                raise OSError("short write")
+            view = view[written:]
+        os.fsync(fd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, size)
+            os.fsync(fd)
+        raise
+
+
+def append_jsonl(path: Path, data: bytes, *, what: str = "ledger") -> None:
     """Append complete JSONL lines to ``path`` (created if missing): all of them or none.
 
     The bytes are written under an exclusive ``flock`` as one ``os.write`` to a
     descriptor opened with ``O_APPEND``, and fsynced, so concurrent writers never
-    interleave or lose rows. A file whose last byte is not a newline ends in a truncated
-    row; the call refuses to append after it and names the line.
+    interleave or lose rows. A write that fails part-way (a full disk, a file size limit,
+    SIGTERM) is cut back to the old size. A file whose last byte is not a newline ends in
+    a truncated row; the call refuses to append after it and names the line.
     """
     if not data:
         return
@@ -242,6 +263,8 @@ def append_jsonl(path: Path, data: bytes) -> None:
         raise InputError(f"cannot open for appending: {exc.strerror or exc}",
                          path=str(path)) from None
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise InputError(f"{what} is not a regular file", path=str(path))
         fcntl.flock(fd, fcntl.LOCK_EX)
         try:
             size = os.fstat(fd).st_size
@@ -251,15 +274,7 @@ def append_jsonl(path: Path, data: bytes) -> None:
                 raise InputError("last line is truncated (no trailing newline); refusing to "
                                  "append after it: repair the file by hand",
                                  path=row_place(path, line))
-            view = memoryview(data)
-            while view:
-                # One write for the whole batch; a regular file takes it at once. The loop
-                # only guards a short write, which the lock keeps from interleaving.
-                written = os.write(fd, view)
-                if written <= 0:
-                    raise OSError("short write")
-                view = view[written:]
-            os.fsync(fd)
+            _append_all_or_nothing(fd, size, data)
         finally:
             fcntl.flock(fd, fcntl.LOCK_UN)
     except OSError as exc:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from provscore.errors import InputError
+from provscore.oracle.load import oracle_input_exists
 from provscore.oracle.rows import Fields, append_jsonl, jsonl_objects, read_text, row_place
 
 #: The ``verdict`` of a row: the decision for ``verify``; for ``run`` (no scoring), whether
@@ -70,7 +71,7 @@ def run_row(raw: dict[str, object], where: str) -> RunLogRow:
 
 def read_run_log(path: Path) -> tuple[RunLogRow, ...]:
     """Every row of a run ledger, in file order; a missing file has none."""
-    if not path.exists() and not path.is_symlink():
+    if not oracle_input_exists(path, "run ledger"):
         return ()
     text = read_text(path)
     rows = tuple(run_row(obj, row_place(path, line)) for line, obj in jsonl_objects(path, text))

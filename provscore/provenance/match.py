@@ -259,7 +259,33 @@ def classify_suppressions(pairs: Sequence[FilePair], idmap: dict[str, str],
         if mod is not None:
             out.append(ClassifiedSuppression(Provenance.AGENT_MODIFIED, after, "post",
                                              modification=mod, reason=reason, before=before))
-    return out
+    return _hoisted(out, base_tests)
+
+
+def _hoisted(found: list[ClassifiedSuppression], base_tests: set[str]
+             ) -> list[ClassifiedSuppression]:
+    """A skip moved from every test of a class to the class (or from the class to every
+    one of its tests) is the same skip: neither an addition nor a removal."""
+    def tests_of(cls: str) -> set[str]:
+        return {t for t in base_tests if t.startswith(cls + "::") and "::" not in
+                t[len(cls) + 2:]}
+
+    drop: set[int] = set()
+    for i, c in enumerate(found):
+        if c.provenance not in (Provenance.AGENT_ADDED, Provenance.AGENT_REMOVED):
+            continue
+        members = tests_of(c.suppression.node_id)
+        if not members:
+            continue  # not a class with tests at base
+        other = Provenance.AGENT_REMOVED if c.provenance is Provenance.AGENT_ADDED \
+            else Provenance.AGENT_ADDED
+        sup = c.suppression
+        same = [j for j, d in enumerate(found)
+                if d.provenance is other and d.suppression.node_id in members and
+                d.suppression.kind is sup.kind and d.suppression.code == sup.code]
+        if {found[j].suppression.node_id for j in same} == members:
+            drop |= {i, *same}
+    return [c for i, c in enumerate(found) if i not in drop]
 
 
 SuppressionKey = tuple[str, str, str, tuple[str, ...]]

@@ -100,4 +100,5 @@ FAMILY = {
     EvidenceKind.MOCK: "check", EvidenceKind.HELPER_CALL: "check", EvidenceKind.FAIL: "check",
     EvidenceKind.RAISES: "raises", EvidenceKind.PROPERTY: "property",
     EvidenceKind.PARAM_ROW: "row", EvidenceKind.EXPECTED_READ: "read",
+    EvidenceKind.TEST_INPUT: "input",
 }

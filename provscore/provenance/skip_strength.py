@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from provscore.evidence.model import Suppression
+from provscore.evidence.model import Suppression, SuppressionKind
 from provscore.model import Modification
 from provscore.provenance.conditions import NO_DOMAINS, Domains, Relation, relation
 
@@ -67,6 +67,16 @@ def _form(code: str) -> _Form | None:
     return _Form(name, condition, keywords, tuple(ast.unparse(a) for a in args))
 
 
+def _callee(code: str) -> str | None:
+    """``pkg.with_cases`` of ``pkg.with_cases(1, 2)``; None when not a name or a call."""
+    try:
+        node = ast.parse(code.strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    func = node.func if isinstance(node, ast.Call) else node
+    return ast.unparse(func) if isinstance(func, ast.Name | ast.Attribute) else None
+
+
 def _string_condition(cond: str) -> str:
     """pytest evaluates a string condition (``skipif("sys.platform == 'win32'")``)."""
     try:
@@ -109,6 +119,10 @@ def compare_suppressions(pre: Suppression, post: Suppression, domains: Domains =
                          ) -> tuple[Modification | None, str]:
     """How a suppression changed; None when it means the same (a reworded reason).
     ``domains``: condition subjects with a known set of values (Strength.domains)."""
+    if pre.kind is post.kind is SuppressionKind.WRAPPED and \
+            _callee(pre.code) == _callee(post.code) is not None:
+        # The same wrapping decorator: its arguments are the test's inputs (PS110).
+        return None, "same decorator"
     a, b = _form(pre.code), _form(post.code)
     if a is None or b is None:
         return Modification.CHANGED, "changed"

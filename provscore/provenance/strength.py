@@ -176,9 +176,23 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
     (``self.assertEqual(a, 1)`` → ``assert a == 1``).
     """
     a, b = pre.shape, post.shape
+    if pre.kind is EvidenceKind.TEST_INPUT or post.kind is EvidenceKind.TEST_INPUT:
+        if (a.op, a.operands, a.keywords, a.guards) == (b.op, b.operands, b.keywords, b.guards):
+            return None, ""  # keywords reordered, re-spelled
+        return Modification.CHANGED, "test input changed"
     if b.tautology and not a.tautology:
         return Modification.WEAKENED, "became a tautology"
+    renames = _loop_renames(a.guards, b.guards)
+    if renames:  # `for items in ...` → `for case in ...`, the body following
+        guards = tuple(_renamed(g + ": pass", renames) for g in a.guards)
+        code = _renamed(pre.code, renames)
+        if code is not None and code == _renamed(post.code, {}) and None not in guards and \
+                guards == tuple(_renamed(g + ": pass", {}) for g in b.guards):
+            return None, "loop variable renamed"
     if a.guards != b.guards:
+        loop = _loop_verdict(a.guards, b.guards)
+        if loop is not None:
+            return loop
         added = [g for g in b.guards if g not in a.guards]
         if added:
             return Modification.WEAKENED, f"now runs only when {' and '.join(added)}"
@@ -225,6 +239,104 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
     if a.op != b.op:
         return Modification.CHANGED, f"{a.op} became {b.op}"
     return Modification.CHANGED, "changed"
+
+
+def _iterated(guard: str) -> tuple[str, list[Any]] | None:
+    """``for x in range(3)`` / ``for x in [1, 2]``: the loop target and the literal values
+    it takes; None when the loop is over anything else."""
+    if not guard.startswith("for ") or " in " not in guard:
+        return None
+    target, _, iterable = guard[4:].partition(" in ")
+    try:
+        node = ast.parse(iterable, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id == "range" and not node.keywords and 1 <= len(node.args) <= 3:
+        try:
+            bounds = [ast.literal_eval(x) for x in node.args]
+        except (ValueError, SyntaxError, TypeError):
+            return None
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in bounds):
+            values = range(*bounds)
+            return (target, list(values)) if len(values) <= 100_000 else None
+        return None
+    try:
+        value = ast.literal_eval(node)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return (target, list(value)) if isinstance(value, list | tuple | set | frozenset) else None
+
+
+def _loop_target(guard: str) -> ast.expr | None:
+    if not guard.startswith("for "):
+        return None
+    try:
+        stmt = ast.parse(guard + ": pass").body[0]
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return stmt.target if isinstance(stmt, ast.For) else None
+
+
+def _loop_renames(before: tuple[str, ...], after: tuple[str, ...]) -> dict[str, str]:
+    """Loop variables renamed one to one between two guard lists (else empty)."""
+    if len(before) != len(after) or before == after:
+        return {}
+    out: dict[str, str] = {}
+    for ga, gb in zip(before, after, strict=True):
+        ta, tb = _loop_target(ga), _loop_target(gb)
+        if ta is None or tb is None:
+            continue
+        na = [n.id for n in ast.walk(ta) if isinstance(n, ast.Name)]
+        nb = [n.id for n in ast.walk(tb) if isinstance(n, ast.Name)]
+        if len(na) != len(nb):
+            return {}
+        for x, y in zip(na, nb, strict=True):
+            if out.setdefault(x, y) != y:
+                return {}
+    if len(set(out.values())) != len(out):
+        return {}
+    return {k: v for k, v in out.items() if k != v}
+
+
+class _Rename(ast.NodeTransformer):
+    def __init__(self, names: dict[str, str]) -> None:
+        self.names = names
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        return ast.Name(self.names.get(node.id, node.id), node.ctx)
+
+
+def _renamed(code: str, names: dict[str, str]) -> str | None:
+    """``code`` with names replaced, normalised by ast (None when it does not parse)."""
+    try:
+        tree = ast.parse(code.split("  # ", 1)[0].strip())
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return ast.unparse(_Rename(names).visit(tree))
+
+
+def _loop_verdict(before: tuple[str, ...], after: tuple[str, ...]
+                  ) -> tuple[Modification | None, str] | None:
+    """Guards that differ only in the literal values a loop iterates over: fewer values is
+    weaker, more is stronger (a test that checks every row checks more rows)."""
+    if len(before) != len(after):
+        return None
+    fewer = more = False
+    for ga, gb in zip(before, after, strict=True):
+        if ga == gb:
+            continue
+        la, lb = _iterated(ga), _iterated(gb)
+        if la is None or lb is None or la[0] != lb[0]:
+            return None
+        lost = any(v not in lb[1] for v in la[1])
+        gained = any(v not in la[1] for v in lb[1])
+        fewer, more = fewer or lost, more or gained
+    if fewer and more:
+        return Modification.CHANGED, "loops over other values"
+    if fewer:
+        return Modification.WEAKENED, "loops over fewer values"
+    return (Modification.STRENGTHENED, "loops over more values") if more else (None, "")
 
 
 def _same_operands(a: Shape, b: Shape) -> bool:

@@ -188,6 +188,7 @@ def sarif_log(report: Report, base_url: str) -> dict[str, Any]:
                 "firstCause": None if fc is None else {"gate": fc.gate, "code": fc.code},
                 "base": report.inputs.base,
                 "head": report.inputs.head,
+                "coverage": None if report.coverage is None else report.coverage.to_dict(),
                 **_run_properties(report),
             },
         }],

@@ -56,11 +56,26 @@ def render_text(report: Report, options: RenderOptions) -> str:
         table = [[k, *(report.evidence[k].get(p, 0) for p in labels)] for k in kinds]
         parts += ["Evidence (kind × provenance)", tabulate(table, headers=["kind", *labels],
                                                            tablefmt="simple"), ""]
+    if report.coverage is not None:
+        from provscore.report.coverage_text import HEADERS, corpus_line, coverage_rows
+
+        rows_c = coverage_rows(report.coverage)
+        parts.append("What covers the touched code")
+        if rows_c:
+            parts += [tabulate(rows_c, headers=HEADERS, tablefmt="simple",
+                               maxcolwidths=[40, 30, None, 60, 40]), ""]
+        else:
+            parts.append("(no touched symbol in production or helper code)")
+        parts += [corpus_line(report.coverage), ""]
     s = report.score
     parts.append(f"removed evidence: {s.removed}   agent-added evidence: {s.added}   "
                  f"independent results: {s.passed} passed, {s.failed} failed, "
                  f"{s.unscored} unscored")
     parts.append(f"write set: {len(report.write_set)} path(s)")
+    base = report.inputs.merge_base
+    if base and base != report.inputs.base:
+        parts.append(f"scored against the merge base {base[:12]} of base "
+                     f"{report.inputs.base[:12]} and head {(report.inputs.head or '')[:12]}")
     parts += run_lines(report)
     return "\n".join(parts) + "\n"
 

@@ -69,7 +69,9 @@ def corpus_digest(repo: Repo, base_sha: str, *, config: CollectionConfig,
         if role in _TEST_TREE_ROLES:
             h.update(f"test {path} {objects[path]}\n".encode("utf-8", "surrogateescape"))
     pytest_config = {"source": options.source, "ini": dict(sorted(options.ini.items())),
-                     "addopts": list(options.addopts), "tox": list(options.tox_flags)}
+                     "addopts": list(options.addopts), "runners": sorted(options.runners),
+                     "invocations": [[i.channel, i.runner, *i.words]
+                                     for i in options.invocations]}
     h.update(b"config " + json.dumps(pytest_config, sort_keys=True).encode() + b"\n")
     h.update(f"lock {lock_hash(repo, base_sha, lock_files, objects)}\n".encode())
     h.update(f"python {python}\n".encode())

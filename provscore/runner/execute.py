@@ -60,6 +60,7 @@ class RunSpec:
     frozen: frozenset[str] = frozenset()
     properties: tuple[PropertySpec, ...] | None = None  # None: the oracle dir's test files
     out_dir: Path | None = None  # where pytest's JUnit XML of each repeat is kept
+    strip: int = 1  # the -p level git applies the patch with (1: a/ and b/ prefixes)
 
 
 def refused(spec: RunSpec, reason: str, sandbox: Sandbox | None = None, *,
@@ -121,7 +122,8 @@ def _run_in(ws: Workspace, spec: RunSpec, sandbox: Sandbox, python: str) -> RunR
                            python=interp.fingerprint.python)
     at_base = {e.path for e in spec.repo.ls_tree(spec.base_sha)}
     ws.add_reference()
-    ws.add_patched(spec.patch, corpus_paths(spec.write_set, spec.read_by_tests), at_base)
+    ws.add_patched(spec.patch, corpus_paths(spec.write_set, spec.read_by_tests), at_base,
+                   strip=spec.strip)
     jobs = Jobs(ws, sandbox, python, interp.paths, oracle_dir=spec.oracle_dir,
                 tail=contract.failure_tail_lines, extra_env=_extra_env(contract))
     is_corpus = _corpus_test(spec)

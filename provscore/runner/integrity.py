@@ -55,8 +55,9 @@ def _files(root: Path) -> dict[str, str]:
 def _changes(tree: Path) -> dict[str, str]:
     """``git status`` of a worktree against its HEAD (base), ignored files included."""
     try:
-        raw = Repo(tree).git("status", "--porcelain=v1", "-z", "--untracked-files=all",
-                             "--ignored", what="git status failed")
+        raw = Repo(tree).run_bytes(["status", "--porcelain=v1", "-z",
+                                    "--untracked-files=all", "--ignored"],
+                                   what="git status failed")
     except GitError as exc:
         return {"<git status>": str(exc)}
     out: dict[str, str] = {}

@@ -102,7 +102,7 @@ class Jobs:
                           and any(p == m or m in p.parents for m in self.masked))
         shutil.copyfile(inside.__file__, ws.boot / "inside.py")
 
-    def _env(self, out: Path) -> dict[str, str]:
+    def _env(self, out: Path, extra: Mapping[str, str] | None = None) -> dict[str, str]:
         env = {k: os.environ[k] for k in _KEPT_ENV if k in os.environ}
         env.setdefault("PATH", os.defpath)
         tmp = _TMP if self.sandbox.active else out / "tmp"
@@ -111,6 +111,7 @@ class Jobs:
                     "HOME": os.environ.get("HOME", str(tmp)), "PYTHONDONTWRITEBYTECODE": "1",
                     "REPO_ROOT": str(self.ws.patched)})
         env.update(self.extra_env)
+        env.update(extra or {})
         return env
 
     def _mounts(self, out: Path) -> Mounts:
@@ -121,7 +122,8 @@ class Jobs:
         return Mounts(read_only=tuple(ro), writable=(out,), masked=self.masked,
                       replaced=self.replaced)
 
-    def start(self, name: str, job: dict[str, Any], *, cwd: Path, timeout: float) -> Started:
+    def start(self, name: str, job: dict[str, Any], *, cwd: Path, timeout: float,
+              env: Mapping[str, str] | None = None) -> Started:
         out, log = self.ws.job(name)
         spec = {**job, "stream": str(out / "stream.jsonl"), "tail": self.tail}
         if spec.pop("junit", False):
@@ -130,7 +132,8 @@ class Jobs:
         job_file.write_text(json.dumps(spec), encoding="utf-8")
         argv = [self.python, "-E", str(self.ws.boot / "inside.py"), str(job_file)]
         command = self.sandbox.command(argv, cwd=cwd, mounts=self._mounts(out))
-        bounded = start_bounded(command, cwd=cwd, env=self._env(out), timeout=timeout, log=log)
+        bounded = start_bounded(command, cwd=cwd, env=self._env(out, env), timeout=timeout,
+                                log=log)
         return Started(name, bounded, out, log)
 
     @staticmethod
@@ -141,8 +144,9 @@ class Jobs:
                          read_events(started.out / "stream.jsonl", limit), started.out,
                          started.log)
 
-    def run(self, name: str, job: dict[str, Any], *, cwd: Path, timeout: float) -> JobResult:
-        return self.finish(self.start(name, job, cwd=cwd, timeout=timeout))
+    def run(self, name: str, job: dict[str, Any], *, cwd: Path, timeout: float,
+            env: Mapping[str, str] | None = None) -> JobResult:
+        return self.finish(self.start(name, job, cwd=cwd, timeout=timeout, env=env))
 
 
 def _masked_dirs() -> tuple[Path, ...]:

@@ -7,9 +7,11 @@ under the contract's ``property_timeout_s``: a property still running then is ki
 (PS505). An import error is a failure (seed 000: a public symbol the patch removed makes
 the property fail to import, which is a reject, not an absence).
 
-A catalog's check functions slot in as :class:`PropertySpec` rows with ``kind="call"``
-(``target = "file.py:function"``, the file relative to the oracle dir): the function is
-called with no arguments, in its own sandboxed process, with the same budget and clock.
+With a property catalog (``properties.toml`` in the oracle dir), the properties are the
+catalog's check functions instead (:func:`catalog_specs`): :class:`PropertySpec` rows with
+``kind="call"`` (``target = "file.py:function"``, the file relative to the oracle dir),
+each called with no arguments in its own sandboxed process, under its own ``trials`` and
+``timeout_s`` when the catalog gives them, else the contract's.
 
 Every property process sees ``PROPERTY_TRIALS`` and ``PROVSCORE_PROPERTY_TRIALS`` (the
 contract's ``property_trials``) and ``REPO_ROOT`` (the patched tree); its working
@@ -24,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from provscore.oracle.catalog import Catalog
 from provscore.results import Outcome, Verdict
 from provscore.runner.base_run import reported, roots
 from provscore.runner.jobs import JobResult, Jobs
@@ -40,6 +43,13 @@ class PropertySpec:
     node_id: str  # as reported: "<oracle dir name>/<target>"
     kind: str
     target: str
+    trials: int | None = None  # None: the contract's score.property_trials
+    timeout_s: float | None = None  # None: the contract's score.property_timeout_s
+
+    def env(self) -> dict[str, str]:
+        trials = str(self.trials) if self.trials is not None else None
+        return {"PROPERTY_TRIALS": trials, "PROVSCORE_PROPERTY_TRIALS": trials} if trials \
+            else {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +57,15 @@ class PropertyRun:
     outcomes: tuple[Outcome, ...] = ()
     timeouts: tuple[Kill, ...] = ()
     failures: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+def catalog_specs(catalog: Catalog, oracle_dir: Path) -> tuple[PropertySpec, ...]:
+    """The catalog's check functions as properties to run (properties without a check
+    cannot run; the coverage gate reports them)."""
+    name = oracle_dir.resolve().name
+    return tuple(PropertySpec(f"{name}/{p.check.node_id}", "call",
+                              f"{p.check.file}:{p.check.function}", p.trials, p.timeout_s)
+                 for p in catalog.properties if p.check is not None)
 
 
 def oracle_test_files(oracle_dir: Path) -> list[str]:
@@ -107,13 +126,17 @@ class PropertyRunner:
                 specs += [PropertySpec(f"{self.prefix}/{i}", "pytest", i) for i in ids]
         return specs
 
-    def _job(self, name: str, args: list[str]) -> JobResult:
+    def _job(self, name: str, args: list[str], spec: PropertySpec | None = None) -> JobResult:
         return self.jobs.run(f"property-{_safe(name)}", {"mode": "pytest", "roots": self.roots,
                                                           "args": [*self.args, *args]},
-                             cwd=self.patched, timeout=self.timeout)
+                             cwd=self.patched, timeout=self._timeout_of(spec),
+                             env=spec.env() if spec else None)
+
+    def _timeout_of(self, spec: PropertySpec | None) -> float:
+        return spec.timeout_s if spec is not None and spec.timeout_s else self.timeout
 
     def _pytest(self, spec: PropertySpec) -> None:
-        job = self._job(spec.target, [str(self.root / spec.target)])
+        job = self._job(spec.target, [str(self.root / spec.target)], spec)
         if job.finished.timed_out:
             self._timeout(spec.node_id, job)
             return
@@ -133,7 +156,7 @@ class PropertyRunner:
         job = self.jobs.run(f"property-{_safe(spec.target)}",
                             {"mode": "call", "roots": self.roots, "node_id": spec.node_id,
                              "file": str(self.root / file), "function": function},
-                            cwd=self.patched, timeout=self.timeout)
+                            cwd=self.patched, timeout=self._timeout_of(spec), env=spec.env())
         if job.finished.timed_out:
             self._timeout(spec.node_id, job)
         elif job.finished.returncode != 0:
@@ -150,9 +173,9 @@ class PropertyRunner:
 
     def _timeout(self, node_id: str, job: JobResult) -> None:
         running = job.running()
-        self.kills.append(Kill(node_id, self.timeout,
+        self.kills.append(Kill(node_id, job.finished.limit,
                                f"{self.prefix}/{running}" if running else None))
-        message = f"did not finish within the property timeout ({self.timeout:g} s)"
+        message = f"did not finish within the property timeout ({job.finished.limit:g} s)"
         self.out.append(Outcome(node_id, Verdict.ERROR, 0, node_id, message=message))
         self.failures[node_id] = (message,)
 

@@ -55,27 +55,30 @@ class Workspace:
     # ------------------------------------------------------------------ trees
 
     def _add_tree(self, path: Path) -> None:
-        self.repo.git(*_NO_HOOKS, "worktree", "add", "--detach", "-q", str(path),
-                      self.base_sha, what="git worktree add failed")
+        self.repo.run_bytes([*_NO_HOOKS, "worktree", "add", "--detach", "-q", str(path),
+                             self.base_sha], what="git worktree add failed")
 
     def add_reference(self) -> None:
         self._add_tree(self.reference)
 
-    def add_patched(self, patch: bytes, corpus: Sequence[str], at_base: set[str]) -> None:
-        """The patched tree: base + patch, then every ``corpus`` path as on base (deleted
-        when base does not have it)."""
+    def add_patched(self, patch: bytes, corpus: Sequence[str], at_base: set[str], *,
+                    strip: int = 1) -> None:
+        """The patched tree: base + patch, applied as the static stage applied it (same
+        ``-p`` level and whitespace handling), then every ``corpus`` path as on base
+        (deleted when base does not have it)."""
         self._add_tree(self.patched)
         tree = Repo(self.patched)
         if patch.strip():
-            tree.git(*_NO_HOOKS, "apply", "--whitespace=nowarn", "-", input=patch,
-                     what="git apply failed in the patched worktree")
+            tree.run_bytes([*_NO_HOOKS, "-c", "apply.whitespace=nowarn", "-c",
+                            "apply.ignoreWhitespace=no", "apply", f"-p{strip}",
+                            "--whitespace=nowarn", "-"], input=patch,
+                           what="git apply failed in the patched worktree")
         restore = sorted(p for p in corpus if p in at_base)
         if restore:
-            tree.git(*_NO_HOOKS, "checkout", self.base_sha, "--pathspec-from-file=-",
-                     "--pathspec-file-nul", input=b"\0".join(p.encode("utf-8", "surrogateescape")
-                                                          for p in restore),
-                     extra_env={"GIT_LITERAL_PATHSPECS": "1"},
-                     what="restoring the base corpus in the patched worktree failed")
+            paths = b"\0".join(p.encode("utf-8", "surrogateescape") for p in restore)
+            tree.run_bytes([*_NO_HOOKS, "checkout", self.base_sha, "--pathspec-from-file=-",
+                            "--pathspec-file-nul"], input=paths,
+                           what="restoring the base corpus in the patched worktree failed")
         for rel in sorted(p for p in corpus if p not in at_base):
             target = self.patched / rel
             if target.is_symlink() or target.is_file():
@@ -85,7 +88,7 @@ class Workspace:
 
     def git_dir(self) -> Path:
         """The repository's git directory (the worktrees' objects and refs)."""
-        raw = self.repo.git("rev-parse", "--git-common-dir", what="git rev-parse failed")
+        raw = self.repo.run_bytes(["rev-parse", "--git-common-dir"], what="git rev-parse failed")
         path = Path(raw.decode("utf-8", "surrogateescape").strip())
         return (path if path.is_absolute() else self.repo.top / path).resolve()
 
@@ -96,17 +99,17 @@ class Workspace:
         target = self.boot / "git-config"
         target.write_bytes(b"")
         try:
-            raw = self.repo.git("config", "--file", str(self.git_dir() / "config"), "-z",
-                                "--get-regexp", r"^(core|extensions)\.",
-                                what="git config failed")
+            raw = self.repo.run_bytes(["config", "--file", str(self.git_dir() / "config"),
+                                       "-z", "--get-regexp", r"^(core|extensions)\."],
+                                      what="git config failed")
         except GitError:
             return target
         for record in raw.split(b"\0"):
             key, _, value = record.partition(b"\n")
             if key:
-                self.repo.git("config", "--file", str(target), "--add", key.decode(),
-                              value.decode("utf-8", "surrogateescape"),
-                              what="writing the sandbox's git config failed")
+                self.repo.run_bytes(["config", "--file", str(target), "--add", key.decode(),
+                                     value.decode("utf-8", "surrogateescape")],
+                                    what="writing the sandbox's git config failed")
         return target
 
     # ------------------------------------------------------------------ per process
@@ -130,7 +133,7 @@ class Workspace:
             # Entries whose directory is gone: ours. A worktree another run is still
             # creating is locked by git until it is complete and is left alone, and one
             # whose directory exists is never pruned.
-            self.repo.git("worktree", "prune", what="git worktree prune failed")
+            self.repo.run_bytes(["worktree", "prune"], what="git worktree prune failed")
 
 
 def _make_writable(root: Path) -> None:

@@ -1,0 +1,178 @@
+"""Which test runners a repository uses, read from base, and how its channels invoke them.
+
+pytest's collection rules are not the only notion of a test: unittest discovery collects
+``test*.py`` (or a ``-p`` pattern), Django's runner collects any ``TestCase`` in such a
+module, and a repository's own runner script (``runtests.py``, ``manage.py test``, a
+``scripts/test``) decides what runs. When the base tree shows a runner other than pytest,
+or shows none at all, provscore takes the union of their rules: more tests, never fewer.
+
+Every channel that runs the tests (a shell runner script, a Makefile, tox's commands in
+``tox.ini`` or in pyproject's ``[tool.tox]``) is read as a list of :class:`Invocation`:
+which runner, with which words. Their options and targets are compared by effect
+(change/options.py); a Python runner script is code and is judged as such (PS302).
+"""
+
+from __future__ import annotations
+
+import configparser
+import posixpath
+import re
+import shlex
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+# Files that run the tests, read at base and after the patch.
+RUNNER_SCRIPTS = ("manage.py", "runtests.py", "tests/runtests.py", "Makefile",
+                  "scripts/test", "scripts/test.sh", "scripts/tests", "scripts/check",
+                  "scripts/check.sh", "scripts/ci", "scripts/ci.sh", "bin/test", "test.sh",
+                  "run_tests.sh", "runtests.sh", "tox.ini", "pyproject.toml")
+UNITTEST_DEFAULT = "test*.py"
+_INVOCATION = re.compile(r"(?:^|[\s;&|(])(?:python\S*\s+(?:-\S+\s+)*-m\s+)?"
+                         r"(pytest|py\.test|unittest|(?:\S*/)?runtests\.py|manage\.py\s+test|"
+                         r"django-admin\s+test)(?=\s|$)(.*)$")
+_DISCOVER_PATTERN = re.compile(r"(?:-p|--pattern)[=\s]+[\"']?([^\s\"']+)")
+_SETTINGS_ENV = re.compile(r"DJANGO_SETTINGS_MODULE[\"']?\s*[,=:]\s*[\"']?([A-Za-z_][\w.]*)")
+_SETTINGS_FLAG = re.compile(r"--settings[=\s]+[\"']?([A-Za-z_][\w.]*)")
+# A runner script's own default (`parser.add_argument("--settings", default=...)`, Django's
+# runtests.py falls back to `test_sqlite`).
+_SETTINGS_DEFAULT = re.compile(r"[\"']--settings[\"'][^)]*?default\s*=\s*[\"']([A-Za-z_][\w.]*)")
+
+
+@dataclass(frozen=True, slots=True)
+class Invocation:
+    """One place a channel runs a test runner, with the words it passes."""
+
+    channel: str  # the file that runs it
+    runner: str  # "pytest" | "unittest" | "django"
+    words: tuple[str, ...]
+
+
+def _text(data: bytes | None) -> str:
+    return data.decode("utf-8", "replace") if data is not None else ""
+
+
+def _runner_of(command: str) -> str:
+    if command in ("pytest", "py.test"):
+        return "pytest"
+    if command == "unittest":
+        return "unittest"
+    return "django"  # runtests.py, manage.py test, django-admin test
+
+
+def _split(words: str) -> tuple[str, ...]:
+    try:
+        return tuple(shlex.split(words, comments=True))
+    except ValueError:
+        return (words.strip(),)  # unbalanced quotes: compare as text
+
+
+def invocations_in(channel: str, text: str) -> Iterator[Invocation]:
+    """Every runner invocation in one command text (a shell script, a tox command)."""
+    joined = re.sub(r"\\\n", " ", text)  # continuation lines are one command
+    for line in joined.splitlines():
+        match = _INVOCATION.search(line.split(" #", 1)[0])
+        if match is not None:
+            yield Invocation(channel, _runner_of(match.group(1).rsplit("/", 1)[-1]),
+                             _split(match.group(2)))
+
+
+def _tox_commands(path: str, data: bytes | None) -> Iterator[str]:
+    """Every command tox runs: ``tox.ini`` and pyproject's ``[tool.tox]`` (native tables
+    or ``legacy_tox_ini``)."""
+    text = _text(data)
+    if not text:
+        return
+    if path == "tox.ini":
+        yield from _ini_commands(text)
+        return
+    try:
+        tox = tomllib.loads(text).get("tool", {}).get("tox", {})
+    except tomllib.TOMLDecodeError:
+        return  # a broken pyproject.toml is reported by the config reader
+    if not isinstance(tox, dict):
+        return
+    legacy = tox.get("legacy_tox_ini")
+    if isinstance(legacy, str):
+        yield from _ini_commands(legacy)
+    named = tox.get("env")
+    envs = [tox.get("env_run_base"), *(named.values() if isinstance(named, dict) else ())]
+    for env in envs:
+        for command in (env.get("commands") or []) if isinstance(env, dict) else []:
+            if isinstance(command, list):
+                yield " ".join(shlex.quote(str(w)) for w in command)
+            elif isinstance(command, str):
+                yield command
+
+
+def _ini_commands(text: str) -> Iterator[str]:
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        yield "<tox.ini does not parse>"
+        return
+    for section in parser.sections():
+        if section.startswith(("testenv", "tox:")) and parser.has_option(section, "commands"):
+            yield from parser.get(section, "commands").splitlines()
+
+
+def invocations(files: Mapping[str, bytes | None]) -> tuple[Invocation, ...]:
+    """How the tree's channels run the tests (Python runner scripts are code: not here)."""
+    out: list[Invocation] = []
+    for path in RUNNER_SCRIPTS:
+        data = files.get(path)
+        if data is None or path.endswith(".py"):
+            continue
+        if path in ("tox.ini", "pyproject.toml"):
+            for command in _tox_commands(path, data):
+                out += invocations_in(path, command)
+        else:
+            out += invocations_in(path, _text(data))
+    return tuple(out)
+
+
+def detect_runners(files: Mapping[str, bytes | None], pytest_configured: bool
+                   ) -> frozenset[str]:
+    """The runners the tree at hand shows: "pytest", "unittest", "django"."""
+    found: set[str] = {"pytest"} if pytest_configured else set()
+    found |= {i.runner for i in invocations(files)}
+    scripts = " ".join(_text(files.get(p)) for p in RUNNER_SCRIPTS)
+    if files.get("manage.py") is not None or "DJANGO_SETTINGS_MODULE" in scripts:
+        found.add("django")
+    if files.get("runtests.py") is not None or files.get("tests/runtests.py") is not None:
+        found.add("unittest")  # a runner script of the project's own
+    if re.search(r"unittest\.main|TextTestRunner|DiscoverRunner", scripts):
+        found.add("unittest")
+    return frozenset(found or {"pytest", "unittest"})  # nothing says: the union
+
+
+def discover_patterns(files: Mapping[str, bytes | None]) -> tuple[str, ...]:
+    """unittest discovery patterns named by the channels (``-p "*_test.py"``)."""
+    out: list[str] = []
+    for inv in invocations(files):
+        if inv.runner == "unittest":
+            out += _DISCOVER_PATTERN.findall(" ".join(inv.words))
+    return tuple(dict.fromkeys(out))
+
+
+def settings_paths(files: Mapping[str, bytes | None]) -> tuple[str, ...]:
+    """Files of the settings modules the tests run with (``DJANGO_SETTINGS_MODULE`` in a
+    config or script, ``--settings``, a runner script's default), as candidate paths."""
+    modules: list[str] = []
+    for data in files.values():
+        text = _text(data)
+        if "settings" not in text.lower():
+            continue
+        for pattern in (_SETTINGS_ENV, _SETTINGS_FLAG, _SETTINGS_DEFAULT):
+            modules += pattern.findall(text)
+    out: list[str] = []
+    for module in dict.fromkeys(modules):
+        rel = module.replace(".", "/")
+        out += [f"{rel}.py", f"{rel}/__init__.py"]
+        # Django's runtests.py puts its own directory on sys.path: `test_sqlite` is
+        # tests/test_sqlite.py.
+        for script in ("tests/runtests.py", "runtests.py"):
+            if files.get(script) is not None and "/" in script:
+                out.append(posixpath.join(posixpath.dirname(script), f"{rel}.py"))
+    return tuple(dict.fromkeys(out))
