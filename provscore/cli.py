@@ -7,7 +7,6 @@ not run (bad arguments, unreadable input) with one line on stderr.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import difflib
 import os
 import signal
@@ -18,8 +17,15 @@ from pathlib import Path
 from typing import NoReturn
 
 from provscore import __version__
+from provscore.cli_output import (
+    format_target,
+    output_targets,
+    refuse_targets_over_inputs,
+    write_output,
+    write_reports,
+)
 from provscore.errors import ExitCode, InputError, ProvscoreError, UsageError
-from provscore.io import atomic_write, read_input
+from provscore.io import read_input
 
 
 class _Parser(argparse.ArgumentParser):
@@ -57,16 +63,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_output_args(sc)
     _add_cache_args(sc)
 
-    rn = sub.add_parser("run", help="run the base tests and oracle properties against the "
-                        "patch, off-tree and sandboxed (no decision)")
-    _add_source_args(rn, digest=True)
-    _add_run_args(rn)
-    _add_cache_args(rn)
-    vf = sub.add_parser("verify", help="run + score: the off-tree run, then the decision")
-    _add_source_args(vf)
-    _add_run_args(vf)
-    _add_output_args(vf)
-    _add_cache_args(vf)
+    _add_runner_commands(sub)
 
     gr = sub.add_parser("graph", help="export the call graph of a revision")
     gr.add_argument("--repo", default=".", help="git repository (default: .)")
@@ -103,6 +100,17 @@ def _build_parser() -> argparse.ArgumentParser:
     lf.add_argument("--canonical-json", action="store_true",
                     help="hash JSON canonically (sorted keys, LF) so re-serialising is not drift")
 
+    _add_ledger_command(sub)
+
+    ex = sub.add_parser("explain", help="show a rule's rationale and examples")
+    ex.add_argument("code", nargs="?", help="rule code (PS101) or name (assertion-removed)")
+
+    demo = sub.add_parser("demo", help="score a tampering patch on a bundled example repo")
+    _add_output_args(demo)
+    return parser
+
+
+def _add_ledger_command(sub: argparse._SubParsersAction[_Parser]) -> None:
     lg = sub.add_parser("ledger", help="validate the oracle dir, or record off-tree results")
     lg_sub = lg.add_subparsers(dest="ledger_cmd", required=True, parser_class=_Parser)
     chk = lg_sub.add_parser("check", help="validate contract, lock, ledgers and approvals")
@@ -116,12 +124,18 @@ def _build_parser() -> argparse.ArgumentParser:
                      "wrote into the file, else a fresh unique id)")
     rec.add_argument("--env", default="", help="environment fingerprint to record")
 
-    ex = sub.add_parser("explain", help="show a rule's rationale and examples")
-    ex.add_argument("code", nargs="?", help="rule code (PS101) or name (assertion-removed)")
 
-    demo = sub.add_parser("demo", help="score a tampering patch on a bundled example repo")
-    _add_output_args(demo)
-    return parser
+def _add_runner_commands(sub: argparse._SubParsersAction[_Parser]) -> None:
+    rn = sub.add_parser("run", help="run the base tests and oracle properties against the "
+                        "patch, off-tree and sandboxed (no decision)")
+    _add_source_args(rn, digest=True)
+    _add_run_args(rn)
+    _add_cache_args(rn)
+    vf = sub.add_parser("verify", help="run + score: the off-tree run, then the decision")
+    _add_source_args(vf)
+    _add_run_args(vf)
+    _add_output_args(vf)
+    _add_cache_args(vf)
 
 
 def _add_source_args(p: argparse.ArgumentParser, *, digest: bool = False) -> None:
@@ -177,8 +191,12 @@ def _positive(text: str) -> int:
 def _add_output_args(p: argparse.ArgumentParser) -> None:
     from provscore.report import formats
 
-    p.add_argument("--format", default="text", choices=formats(), help="report format")
-    p.add_argument("--output", "-o", help="write the report to this file (atomically)")
+    p.add_argument("--format", action="append", type=format_target, metavar="FMT[:PATH]",
+                   help=f"report format ({', '.join(formats())}; default text), to PATH "
+                        "when given, else to --output or stdout; repeatable: one scoring, "
+                        "several renderings")
+    p.add_argument("--output", "-o", help="write the --format without PATH to this file "
+                   "(atomically)")
     p.add_argument("-q", "--quiet", action="store_true", help="print the decision line only")
     p.add_argument("--no-color", action="store_true", help="no ANSI colour (also NO_COLOR)")
     p.add_argument("--fail-on", choices=("review", "reject"), default="review",
@@ -186,19 +204,6 @@ def _add_output_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules-url", default=os.environ.get("PROVSCORE_RULES_URL"),
                    help="URL of docs/rules.md for rule links in markdown/SARIF "
                         "(default: $PROVSCORE_RULES_URL)")
-    p.add_argument("--report", action="append", default=[], metavar="FORMAT=FILE",
-                   type=_report_target, help="also write the report in FORMAT to FILE "
-                   "(repeatable; one scoring, several renderings)")
-
-
-def _report_target(text: str) -> tuple[str, str]:
-    from provscore.report import formats
-
-    fmt, sep, path = text.partition("=")
-    if not sep or not path or fmt not in formats():
-        raise argparse.ArgumentTypeError(f"expected FORMAT=FILE with FORMAT one of "
-                                         f"{', '.join(formats())}, got {text!r}")
-    return fmt, path
 
 
 def _add_cache_args(p: argparse.ArgumentParser) -> None:
@@ -233,45 +238,6 @@ def _read_diff(arg: str | None) -> tuple[bytes | None, str]:
     return read_input(arg, "diff file"), arg
 
 
-def write_output(text: str, output: str | None) -> None:
-    """Print, or write atomically: a failed write never leaves a partial report.
-
-    Reports are UTF-8 whatever the locale (JSON and SARIF must be); anything that is not
-    valid Unicode was escaped when the report was built."""
-    data = text.encode("utf-8", "backslashreplace")
-    if output is None:
-        buffer = getattr(sys.stdout, "buffer", None)
-        if buffer is None:  # a text-only stream (an embedding application's)
-            sys.stdout.write(data.decode("utf-8"))
-            return
-        sys.stdout.flush()
-        buffer.write(data)
-        buffer.flush()
-        return
-    atomic_write(Path(output), data, what="report")
-
-
-def refuse_output_over_inputs(output: str | None, inputs: Sequence[str | None],
-                              oracle: Path | None) -> None:
-    """A report must never replace what it was computed from: refuse an --output that is
-    one of the inputs (the same file by name or inode) or lies inside the oracle dir."""
-    if output is None:
-        return
-    target = Path(output)
-    resolved = target.resolve()
-    if oracle is not None and resolved.is_relative_to(oracle.resolve()):
-        raise UsageError(f"--output {output} lies inside the oracle dir {oracle}; refusing to "
-                         "write a report over the oracle")
-    for given in inputs:
-        if given is None or given == "-":
-            continue
-        same = resolved == Path(given).resolve()
-        with contextlib.suppress(OSError):
-            same = same or os.path.samefile(target, given)
-        if same:
-            raise UsageError(f"--output {output} is the input {given}; refusing to overwrite it")
-
-
 def _exit_code(decision_code: ExitCode, fail_on: str) -> ExitCode:
     if fail_on == "reject" and decision_code is ExitCode.REVIEW:
         return ExitCode.PASS
@@ -279,20 +245,19 @@ def _exit_code(decision_code: ExitCode, fail_on: str) -> ExitCode:
 
 
 def _emit(report: object, args: argparse.Namespace) -> int:
-    from provscore.report import RenderOptions, render
+    from provscore.report import RenderOptions
     from provscore.report.model import Report
 
     assert isinstance(report, Report)
-    color = (args.output is None and not args.no_color and "NO_COLOR" not in os.environ
-             and args.format == "text" and sys.stdout.isatty())
+    targets = output_targets(args.format, args.output)
+    shown = targets[-1]
+    color = (shown.path is None and not args.no_color and "NO_COLOR" not in os.environ
+             and shown.fmt == "text" and sys.stdout.isatty())
     options = RenderOptions(color=color, quiet=args.quiet, rules_url=args.rules_url)
-    plain = RenderOptions(color=False, quiet=False, rules_url=args.rules_url)
-    for fmt, path in args.report:
-        write_output(render(report, fmt, plain), path)
-    text = render(report, args.format, options)
-    write_output(text, args.output)
+    write_reports(report, targets, main=options,
+                  files=RenderOptions(color=False, quiet=False, rules_url=args.rules_url))
     summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
-    if args.format == "github" and summary_file:
+    if shown.fmt == "github" and summary_file:
         from provscore.report.github import step_summary
 
         # GitHub renders this file on the run's summary page; append, never truncate.
@@ -318,7 +283,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     for r in args.results:
         if not os.path.lexists(r):  # a FIFO or a directory there is refused when read
             raise InputError("results file not found", path=r)
-    refuse_output_over_inputs(args.output, [args.diff, *args.results], oracle)
+    refuse_targets_over_inputs(args, [args.diff, *args.results], oracle)
     diff, origin = (None, "git diff --cached") if args.staged else _read_diff(args.diff)
     req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
                        diff_origin=origin, oracle_dir=oracle,
@@ -343,9 +308,8 @@ def _run_request(args: argparse.Namespace) -> object:
         raise InputError("oracle dir does not exist", path=str(oracle))
     if args.record and oracle is None:
         raise UsageError("--record needs --oracle (the flake ledger lives in the oracle dir)")
-    outputs = [getattr(args, "output", None), *(f for _, f in getattr(args, "report", []))]
-    for output in outputs:
-        refuse_output_over_inputs(output, [args.diff], oracle)
+    if hasattr(args, "output"):  # verify; run writes no report
+        refuse_targets_over_inputs(args, [args.diff], oracle)
     diff, origin = (None, "git diff --cached") if args.staged else _read_diff(args.diff)
     req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
                        diff_origin=origin, oracle_dir=oracle,

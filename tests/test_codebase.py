@@ -21,7 +21,7 @@ LAYERS: dict[str, int] = {
     "registry": 1, "change": 2, "evidence": 3, "provenance": 4, "callgraph": 5, "oracle": 6,
     "results": 7, "runner": 8, "checks": 9, "scoring": 10, "report": 11,
     "session": 12, "pipeline": 13, "ledger": 13, "verify": 13, "testing": 14, "demo": 14,
-    "cli": 15, "__main__": 16,
+    "cli_output": 15, "cli": 15, "__main__": 16,
 }
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 80

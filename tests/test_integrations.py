@@ -33,7 +33,8 @@ def test_action_is_composite_and_uses_real_flags() -> None:
     help_text = _help("score") + _help("verify")
     for flag in flags:
         assert flag in help_text, f"action.yml uses {flag}, which provscore lacks"
-    assert {"--format", "--fail-on", "--report", "--require-sandbox", "--python"} <= flags
+    assert {"--format", "--fail-on", "--require-sandbox", "--python"} <= flags
+    assert re.findall(r"--format ([a-z]+)(?::|\s)", script).count("github") == 1
 
 
 def _score_step(action: dict[str, Any]) -> str:

@@ -103,8 +103,8 @@ def test_verify_cli_report_formats_and_digest_only(repo: GitRepo, tmp_path: Path
     patch, oracle = setup(repo, tmp_path, CALC.replace("a + b", "a * b"))
     md, sarif = tmp_path / "report.md", tmp_path / "report.sarif"
     proc = provscore("verify", "--repo", str(repo.root), "--base", "HEAD", "--diff", str(patch),
-                     "--oracle", str(oracle), "--format", "json", "--report", f"markdown={md}",
-                     "--report", f"sarif={sarif}")
+                     "--oracle", str(oracle), "--format", "json", "--format", f"markdown:{md}",
+                     "--format", f"sarif:{sarif}")
     assert proc.returncode == 2, proc.stderr
     report = json.loads(proc.stdout)
     assert report["decision"] == "reject" and report["run"]["sandbox"] == "bwrap"
