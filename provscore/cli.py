@@ -270,16 +270,22 @@ def _emit(report: object, args: argparse.Namespace) -> int:
     return _exit_code(report.exit_code, args.fail_on)
 
 
-def _cmd_score(args: argparse.Namespace) -> int:
-    from provscore.oracle.contract import load_oracle_contract
-    from provscore.pipeline import ScoreRequest, score
-    from provscore.session import Session
-
+def _source_and_oracle(args: argparse.Namespace) -> Path | None:
+    """The checks score, run and verify share: a patch source is given; the oracle dir."""
     if args.head is None and args.diff is None and not args.staged:
         raise UsageError("give --head REV, --diff FILE (or --diff - for stdin) or --staged")
     oracle = Path(args.oracle) if args.oracle else None
     if oracle is not None and not oracle.is_dir():
         raise InputError("oracle dir does not exist", path=str(oracle))
+    return oracle
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    from provscore.oracle.contract import load_oracle_contract
+    from provscore.pipeline import ScoreRequest, score
+    from provscore.session import Session
+
+    oracle = _source_and_oracle(args)
     for r in args.results:
         if not os.path.lexists(r):  # a FIFO or a directory there is refused when read
             raise InputError("results file not found", path=r)
@@ -301,11 +307,7 @@ def _run_request(args: argparse.Namespace) -> object:
     from provscore.runner import RunOptions
     from provscore.verify import RunRequest
 
-    if args.head is None and args.diff is None and not args.staged:
-        raise UsageError("give --head REV, --diff FILE (or --diff - for stdin) or --staged")
-    oracle = Path(args.oracle) if args.oracle else None
-    if oracle is not None and not oracle.is_dir():
-        raise InputError("oracle dir does not exist", path=str(oracle))
+    oracle = _source_and_oracle(args)
     if args.record and oracle is None:
         raise UsageError("--record needs --oracle (the flake ledger lives in the oracle dir)")
     if hasattr(args, "output"):  # verify; run writes no report
