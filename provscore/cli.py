@@ -7,7 +7,6 @@ not run (bad arguments, unreadable input) with one line on stderr.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import difflib
 import os
 import signal
@@ -18,8 +17,15 @@ from pathlib import Path
 from typing import NoReturn
 
 from provscore import __version__
+from provscore.cli_output import (
+    format_target,
+    output_targets,
+    refuse_targets_over_inputs,
+    write_output,
+    write_reports,
+)
 from provscore.errors import ExitCode, InputError, ProvscoreError, UsageError
-from provscore.io import atomic_write, read_input
+from provscore.io import read_input
 
 
 class _Parser(argparse.ArgumentParser):
@@ -38,6 +44,8 @@ def _build_parser() -> argparse.ArgumentParser:
                                 metavar="COMMAND")
 
     _add_score_parser(sub)
+
+    _add_runner_commands(sub)
 
     gr = sub.add_parser("graph", help="export the call graph of a revision")
     gr.add_argument("--repo", default=".", help="git repository (default: .)")
@@ -74,17 +82,7 @@ def _build_parser() -> argparse.ArgumentParser:
     lf.add_argument("--canonical-json", action="store_true",
                     help="hash JSON canonically (sorted keys, LF) so re-serialising is not drift")
 
-    lg = sub.add_parser("ledger", help="validate the oracle dir, or record off-tree results")
-    lg_sub = lg.add_subparsers(dest="ledger_cmd", required=True, parser_class=_Parser)
-    chk = lg_sub.add_parser("check", help="validate contract, lock, ledgers and approvals")
-    chk.add_argument("oracle", help="oracle dir")
-    chk.add_argument("--today", type=_date, help="date for expiry checks (YYYY-MM-DD)")
-    rec = lg_sub.add_parser("record", help="append off-tree results to the flake ledger")
-    rec.add_argument("oracle", help="oracle dir")
-    rec.add_argument("--results", nargs="+", required=True, metavar="FILE",
-                     help="result files of one or more off-tree runs")
-    rec.add_argument("--run-id", help="id of the run (default: the result file's name)")
-    rec.add_argument("--env", default="", help="environment fingerprint to record")
+    _add_ledger_command(sub)
 
     ex = sub.add_parser("explain", help="show a rule's rationale and examples")
     ex.add_argument("code", nargs="?", help="rule code (PS101) or name (assertion-removed)")
@@ -120,11 +118,93 @@ def _add_score_parser(sub: argparse._SubParsersAction[_Parser]) -> None:
     _add_cache_args(sc)
 
 
+def _add_ledger_command(sub: argparse._SubParsersAction[_Parser]) -> None:
+    lg = sub.add_parser("ledger", help="validate the oracle dir, or record off-tree results")
+    lg_sub = lg.add_subparsers(dest="ledger_cmd", required=True, parser_class=_Parser)
+    chk = lg_sub.add_parser("check", help="validate contract, lock, ledgers and approvals")
+    chk.add_argument("oracle", help="oracle dir")
+    chk.add_argument("--today", type=_date, help="date for expiry checks (YYYY-MM-DD)")
+    rec = lg_sub.add_parser("record", help="append off-tree results to the flake ledger")
+    rec.add_argument("oracle", help="oracle dir")
+    rec.add_argument("--results", nargs="+", required=True, metavar="FILE",
+                     help="result files of one or more off-tree runs")
+    rec.add_argument("--run-id", help="id of the run (default: the run id provscore run "
+                     "wrote into the file, else a fresh unique id)")
+    rec.add_argument("--env", default="", help="environment fingerprint to record")
+
+
+def _add_runner_commands(sub: argparse._SubParsersAction[_Parser]) -> None:
+    rn = sub.add_parser("run", help="run the base tests and oracle properties against the "
+                        "patch, off-tree and sandboxed (no decision)")
+    _add_source_args(rn, digest=True)
+    _add_run_args(rn)
+    _add_cache_args(rn)
+    vf = sub.add_parser("verify", help="run + score: the off-tree run, then the decision")
+    _add_source_args(vf)
+    _add_run_args(vf)
+    _add_output_args(vf)
+    _add_cache_args(vf)
+
+
+def _add_source_args(p: argparse.ArgumentParser, *, digest: bool = False) -> None:
+    p.add_argument("--repo", default=".", help="git repository (default: .)")
+    p.add_argument("--base", required=True, help="the commit the patch applies to")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--head", help="the commits from --base to this revision")
+    src.add_argument("--diff", help="unified diff file, or - for stdin")
+    src.add_argument("--staged", action="store_true",
+                     help="the staged changes (git diff --cached) against --base")
+    if digest:
+        src.add_argument("--digest-only", action="store_true",
+                         help="print the corpus digest of --base (for the contract's "
+                              "runner.expected_corpus_digest) and run nothing")
+    p.add_argument("--oracle", help="oracle dir (contract, lock, ledgers, approvals)")
+    p.add_argument("--today", type=_date, help="date for ledger expiry (YYYY-MM-DD; "
+                   "default: today)")
+
+
+def _add_run_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--repeat", type=_positive, default=1, metavar="N",
+                   help="run the base corpus N times (flake detection; default 1)")
+    p.add_argument("--python", metavar="PYTHON",
+                   help="interpreter the tests run in, with pytest and the project's test "
+                        "dependencies installed (default: the one running provscore)")
+    box = p.add_mutually_exclusive_group()
+    box.add_argument("--require-sandbox", action="store_true",
+                     help="refuse to run patched code without the bubblewrap sandbox "
+                          "(an unsandboxed run is then a reject)")
+    box.add_argument("--no-sandbox", action="store_true",
+                     help="run without the sandbox even where bubblewrap works (the report "
+                          "says so, PS508)")
+    p.add_argument("--patch-id", help="id the run ledger counts runs under (default: a "
+                   "digest of base and patch; give a stable one to count repair attempts)")
+    p.add_argument("--subset", nargs="+", default=[], metavar="ID",
+                   help="run only these base test files, directories or node ids")
+    p.add_argument("--out", metavar="DIR", help="write run.json, results-N.json and "
+                   "junit-N.xml under DIR/<run id>/")
+    p.add_argument("--record", action="store_true",
+                   help="append every result to the oracle dir's flake ledger")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 1, got {text!r}")
+    return value
+
+
 def _add_output_args(p: argparse.ArgumentParser) -> None:
     from provscore.report import formats
 
-    p.add_argument("--format", default="text", choices=formats(), help="report format")
-    p.add_argument("--output", "-o", help="write the report to this file (atomically)")
+    p.add_argument("--format", action="append", type=format_target, metavar="FMT[:PATH]",
+                   help=f"report format ({', '.join(formats())}; default text), to PATH "
+                        "when given, else to --output or stdout; repeatable: one scoring, "
+                        "several renderings")
+    p.add_argument("--output", "-o", help="write the --format without PATH to this file "
+                   "(atomically)")
     p.add_argument("-q", "--quiet", action="store_true", help="print the decision line only")
     p.add_argument("--no-color", action="store_true", help="no ANSI colour (also NO_COLOR)")
     p.add_argument("--fail-on", choices=("review", "reject"), default="review",
@@ -166,45 +246,6 @@ def _read_diff(arg: str | None) -> tuple[bytes | None, str]:
     return read_input(arg, "diff file"), arg
 
 
-def write_output(text: str, output: str | None) -> None:
-    """Print, or write atomically: a failed write never leaves a partial report.
-
-    Reports are UTF-8 whatever the locale (JSON and SARIF must be); anything that is not
-    valid Unicode was escaped when the report was built."""
-    data = text.encode("utf-8", "backslashreplace")
-    if output is None:
-        buffer = getattr(sys.stdout, "buffer", None)
-        if buffer is None:  # a text-only stream (an embedding application's)
-            sys.stdout.write(data.decode("utf-8"))
-            return
-        sys.stdout.flush()
-        buffer.write(data)
-        buffer.flush()
-        return
-    atomic_write(Path(output), data, what="report")
-
-
-def refuse_output_over_inputs(output: str | None, inputs: Sequence[str | None],
-                              oracle: Path | None) -> None:
-    """A report must never replace what it was computed from: refuse an --output that is
-    one of the inputs (the same file by name or inode) or lies inside the oracle dir."""
-    if output is None:
-        return
-    target = Path(output)
-    resolved = target.resolve()
-    if oracle is not None and resolved.is_relative_to(oracle.resolve()):
-        raise UsageError(f"--output {output} lies inside the oracle dir {oracle}; refusing to "
-                         "write a report over the oracle")
-    for given in inputs:
-        if given is None or given == "-":
-            continue
-        same = resolved == Path(given).resolve()
-        with contextlib.suppress(OSError):
-            same = same or os.path.samefile(target, given)
-        if same:
-            raise UsageError(f"--output {output} is the input {given}; refusing to overwrite it")
-
-
 def _exit_code(decision_code: ExitCode, fail_on: str) -> ExitCode:
     if fail_on == "reject" and decision_code is ExitCode.REVIEW:
         return ExitCode.PASS
@@ -212,17 +253,19 @@ def _exit_code(decision_code: ExitCode, fail_on: str) -> ExitCode:
 
 
 def _emit(report: object, args: argparse.Namespace) -> int:
-    from provscore.report import RenderOptions, render
+    from provscore.report import RenderOptions
     from provscore.report.model import Report
 
     assert isinstance(report, Report)
-    color = (args.output is None and not args.no_color and "NO_COLOR" not in os.environ
-             and args.format == "text" and sys.stdout.isatty())
+    targets = output_targets(args.format, args.output)
+    shown = targets[-1]
+    color = (shown.path is None and not args.no_color and "NO_COLOR" not in os.environ
+             and shown.fmt == "text" and sys.stdout.isatty())
     options = RenderOptions(color=color, quiet=args.quiet, rules_url=args.rules_url)
-    text = render(report, args.format, options)
-    write_output(text, args.output)
+    write_reports(report, targets, main=options,
+                  files=RenderOptions(color=False, quiet=False, rules_url=args.rules_url))
     summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
-    if args.format == "github" and summary_file:
+    if shown.fmt == "github" and summary_file:
         from provscore.report.github import step_summary
 
         # GitHub renders this file on the run's summary page; append, never truncate.
@@ -235,20 +278,26 @@ def _emit(report: object, args: argparse.Namespace) -> int:
     return _exit_code(report.exit_code, args.fail_on)
 
 
-def _cmd_score(args: argparse.Namespace) -> int:
-    from provscore.oracle.contract import load_oracle_contract
-    from provscore.pipeline import ScoreRequest, score
-    from provscore.session import Session
-
+def _source_and_oracle(args: argparse.Namespace) -> Path | None:
+    """The checks score, run and verify share: a patch source is given; the oracle dir."""
     if args.head is None and args.diff is None and not args.staged:
         raise UsageError("give --head REV, --diff FILE (or --diff - for stdin) or --staged")
     oracle = Path(args.oracle) if args.oracle else None
     if oracle is not None and not oracle.is_dir():
         raise InputError("oracle dir does not exist", path=str(oracle))
+    return oracle
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    from provscore.oracle.contract import load_oracle_contract
+    from provscore.pipeline import ScoreRequest, score
+    from provscore.session import Session
+
+    oracle = _source_and_oracle(args)
     for r in args.results:
         if not os.path.lexists(r):  # a FIFO or a directory there is refused when read
             raise InputError("results file not found", path=r)
-    refuse_output_over_inputs(args.output, [args.diff, *args.results], oracle)
+    refuse_targets_over_inputs(args, [args.diff, *args.results], oracle)
     diff, origin = (None, "git diff --cached") if args.staged else _read_diff(args.diff)
     req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
                        diff_origin=origin, oracle_dir=oracle,
@@ -259,6 +308,60 @@ def _cmd_score(args: argparse.Namespace) -> int:
     session = _session(args)
     assert isinstance(session, Session)
     return _emit(score(req, session), args)
+
+
+def _run_request(args: argparse.Namespace) -> object:
+    from provscore.oracle.contract import load_oracle_contract
+    from provscore.pipeline import ScoreRequest
+    from provscore.runner import RunOptions
+    from provscore.verify import RunRequest
+
+    oracle = _source_and_oracle(args)
+    if args.record and oracle is None:
+        raise UsageError("--record needs --oracle (the flake ledger lives in the oracle dir)")
+    if hasattr(args, "output"):  # verify; run writes no report
+        refuse_targets_over_inputs(args, [args.diff], oracle)
+    diff, origin = (None, "git diff --cached") if args.staged else _read_diff(args.diff)
+    req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
+                       diff_origin=origin, oracle_dir=oracle,
+                       contract=load_oracle_contract(oracle), today=args.today,
+                       staged=args.staged)
+    options = RunOptions(repeat=args.repeat, python=args.python,
+                         sandbox="none" if args.no_sandbox else "auto",
+                         require_sandbox=args.require_sandbox, patch_id=args.patch_id,
+                         subset=tuple(args.subset), record_flakes=args.record)
+    return RunRequest(req, options, Path(args.out) if args.out else None)
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from provscore.session import Session
+    from provscore.verify import RunRequest, corpus_digest_of, run_patch
+
+    if args.digest_only:
+        print(corpus_digest_of(Path(args.repo), args.base, args.oracle, args.python))
+        return ExitCode.PASS
+    req = _run_request(args)
+    assert isinstance(req, RunRequest)
+    session = _session(args)
+    assert isinstance(session, Session)
+    outcome = run_patch(req, session)
+    for line in outcome.summary():
+        print(f"provscore: {line}")
+    return ExitCode.PASS if outcome.record.ran and not outcome.record.base_error \
+        else ExitCode.REJECT
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from provscore.session import Session
+    from provscore.verify import RunRequest, verify
+
+    req = _run_request(args)
+    assert isinstance(req, RunRequest)
+    session = _session(args)
+    assert isinstance(session, Session)
+    outcome = verify(req, session)
+    assert outcome.report is not None
+    return _emit(outcome.report, args)
 
 
 def _cmd_graph(args: argparse.Namespace) -> int:
@@ -377,9 +480,10 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return ExitCode.PASS  # the demo succeeded when it produced its report
 
 
-COMMANDS = {"score": _cmd_score, "explain": _cmd_explain, "demo": _cmd_demo,
-            "lock": _cmd_lock, "ledger": _cmd_ledger, "graph": _cmd_graph,
-            "coverage": _cmd_coverage, "catalog": _cmd_catalog}
+COMMANDS = {"score": _cmd_score, "run": _cmd_run, "verify": _cmd_verify,
+            "explain": _cmd_explain, "demo": _cmd_demo, "lock": _cmd_lock,
+            "ledger": _cmd_ledger, "graph": _cmd_graph, "coverage": _cmd_coverage,
+            "catalog": _cmd_catalog}
 
 
 class _Terminated(BaseException):
@@ -392,10 +496,11 @@ def _on_sigterm(signum: int, frame: object) -> None:
 
 def _subject(args: argparse.Namespace) -> str:
     """What the command was working on, for the message of an unexpected error."""
-    if args.command == "score":
+    if args.command in ("score", "run", "verify"):
         source = (f"--head {args.head}" if args.head else "--staged" if args.staged
                   else f"--diff {args.diff}")
-        return f"scoring {source} against --base {args.base} in {args.repo}"
+        verb = {"score": "scoring", "run": "running", "verify": "verifying"}[args.command]
+        return f"{verb} {source} against --base {args.base} in {args.repo}"
     if args.command == "ledger":
         return f"ledger {args.ledger_cmd} {args.oracle}"
     if args.command == "lock":

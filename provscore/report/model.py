@@ -14,9 +14,12 @@ from typing import Any
 from provscore import __version__
 from provscore.errors import ExitCode
 from provscore.model import Action, Decision, Finding
+from provscore.runner.model import RunRecord
 from provscore.scoring.decision import FirstCause, GateResult, ScoreBreakdown
 
-SCHEMA = "provscore.report/1"
+#: Version 2 added ``coverage`` and ``run`` (the off-tree run of ``provscore verify``);
+#: every field of version 1 is unchanged.
+SCHEMA = "provscore.report/2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +151,7 @@ class Report:
     coverage: CoverageReport | None = None
     # Every rule that fired, by code (not part of the JSON report: the registry is).
     rules: tuple[RuleInfo, ...] = ()
+    run: RunRecord | None = None  # the off-tree run (provscore verify), if there was one
 
     def rule(self, code: str) -> RuleInfo | None:
         return next((r for r in self.rules if r.code == code), None)
@@ -193,6 +197,7 @@ class Report:
                        "head": self.inputs.head, "diff": self.inputs.diff,
                        "oracle": self.inputs.oracle, "results": list(self.inputs.results),
                        "merge_base": self.inputs.merge_base},
+            "run": None if self.run is None else self.run.to_json(),
         }
 
 

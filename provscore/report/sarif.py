@@ -189,9 +189,21 @@ def sarif_log(report: Report, base_url: str) -> dict[str, Any]:
                 "base": report.inputs.base,
                 "head": report.inputs.head,
                 "coverage": None if report.coverage is None else report.coverage.to_dict(),
+                **_run_properties(report),
             },
         }],
     }
+
+
+def _run_properties(report: Report) -> dict[str, object]:
+    """The off-tree run, when there was one (``provscore verify``)."""
+    run = report.run
+    if run is None:
+        return {}
+    return {"offTreeRun": {"runId": run.run_id, "patchId": run.patch_id,
+                           "sandbox": run.sandbox, "refused": run.refused,
+                           "corpusDigest": run.corpus_digest,
+                           "fingerprint": run.fingerprint.digest if run.fingerprint else None}}
 
 
 @register("sarif")
