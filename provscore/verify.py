@@ -46,10 +46,10 @@ from provscore.oracle.runlog import RunLogRow, append_run_row, read_run_log, run
 from provscore.pipeline import Prepared, ScoreRequest, judge, prepare
 from provscore.report.model import Report
 from provscore.results import Verdict
-from provscore.runner import PropertySpec, RunOptions, RunRecord, RunSpec, execute_run
-from provscore.runner.execute import refused
+from provscore.runner import RunOptions, RunRecord
+from provscore.runner.execute import RunSpec, execute_run, refused
 from provscore.runner.output import new_run_id, patch_id_of, write_outputs
-from provscore.runner.properties import catalog_specs
+from provscore.runner.properties import PropertySpec, catalog_specs
 from provscore.session import Session
 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")

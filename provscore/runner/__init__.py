@@ -12,9 +12,8 @@ repeats), :mod:`~provscore.runner.properties`, :mod:`~provscore.runner.integrity
 :mod:`~provscore.runner.corpus`, :mod:`~provscore.runner.fingerprint`.
 """
 
-from provscore.runner.execute import RunSpec, execute_run
+# Only the data model here: a report (and so every `score`) reads RunRecord, and must
+# not import the runner's machinery (sandbox, worktrees, jobs) to do so.
 from provscore.runner.model import FailureDigest, Fingerprint, Kill, RunOptions, RunRecord
-from provscore.runner.properties import PropertySpec
 
-__all__ = ["FailureDigest", "Fingerprint", "Kill", "PropertySpec", "RunOptions", "RunRecord",
-           "RunSpec", "execute_run"]
+__all__ = ["FailureDigest", "Fingerprint", "Kill", "RunOptions", "RunRecord"]
