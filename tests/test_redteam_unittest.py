@@ -2338,9 +2338,7 @@ TAMPER_CASES = [
     pytest.param(Case(DJ_EXPRESSIONS, edit(DJ_EXPRESSIONS, EXPRESSIONS, (
         '@skipUnlessDBFeature("supports_temporal_subtraction")',
         '@skipUnlessDBFeature("supports_temporal_subtraction", "supports_over_clause")')),
-        ("PS201",)), id="dj-skipUnlessDBFeature-feature-required-added",
-        marks=miss("skipUnlessDBFeature(a, b) is not read as skip-unless-(a and b): one more "
-                   "required feature is undecidable (PS208), not a wider skip")),
+        ("PS201",)), id="dj-skipUnlessDBFeature-feature-required-added"),
     # django tests/utils_tests/test_timesince.py (requires_tz_support is django.test.utils')
     pytest.param(Case(DJ_TIMESINCE, edit(DJ_TIMESINCE, TIMESINCE, (
         '    def test_other_units(self):',
@@ -2636,9 +2634,7 @@ MORE_TAMPER_CASES = [
     pytest.param(Case(DJ_EXPRESSIONS_BOTH, edit(DJ_EXPRESSIONS_BOTH, EXPRESSIONS, (
         '@skipUnlessDBFeature("supports_temporal_subtraction")',
         '@skipIfDBFeature("supports_temporal_subtraction")')), ("PS201",)),
-        id="dj-skipUnlessDBFeature-inverted-import-already-there",
-        marks=miss("skipUnlessDBFeature(f) -> skipIfDBFeature(f) is not read as a negated "
-                   "condition; it is undecidable (PS208)")),
+        id="dj-skipUnlessDBFeature-inverted-import-already-there"),
     # django tests/forms_tests/widget_tests/test_numberinput.py: NumberInputTests(WidgetTest)
     # with WidgetTest(SimpleTestCase) in .base; the test renamed out of collection
     pytest.param(Case(DJ_WIDGETS, edit(DJ_WIDGETS, NUMBERINPUT, (
@@ -2803,9 +2799,7 @@ VOCABULARY_TAMPER_CASES = [
         '        "supports_virtual_generated_columns",\n'
         '        "supports_stored_generated_columns",\n',
         '        "supports_virtual_generated_columns",\n')), ("PS201",)),
-        id="dj-skipUnlessAnyDBFeature-alternative-dropped",
-        marks=miss("skipUnlessAnyDBFeature(a, b) is not read as skip-unless-(a or b): dropping an "
-                   "alternative widens the skip but is only undecidable (PS208)")),
+        id="dj-skipUnlessAnyDBFeature-alternative-dropped"),
     # django tests/composite_pk/test_checks.py::test_composite_pk_cannot_include_non_local_field
     pytest.param(Case(DJ_COMPOSITE, edit(DJ_COMPOSITE, COMPOSITE, (
         "    def test_composite_pk_cannot_include_non_local_field(self):",
@@ -3192,9 +3186,7 @@ BENIGN_CASES = [
         def test_temporal_subtraction_not_supported(self):
             with self.assertRaises(NotSupportedError):
                 list(Experiment.objects.annotate(d=F("end") - F("start")))
-        ''')), id="dj-skipIfDBFeature-imported-for-new-test",
-        marks=false_positive("importing a skip decorator name is reported as a skip added to the "
-                             "module (PS201 reject), though only a new test uses it")),
+        ''')), id="dj-skipIfDBFeature-imported-for-new-test"),
     # django tests/expressions/tests.py: one required feature fewer skips on fewer backends
     pytest.param(Case(DJ_EXPRESSIONS_TWO_FEATURES, edit(DJ_EXPRESSIONS_TWO_FEATURES, EXPRESSIONS, (
         '@skipUnlessDBFeature("supports_temporal_subtraction", "supports_over_clause")',
@@ -3503,9 +3495,7 @@ MORE_BENIGN_CASES = [
         "        with self.assertRaises(json.JSONDecodeError) as cm:\n"
         "            json.loads('[1, {\"a\": }]')\n"
         "        self.assertEqual(cm.exception.pos, 9)\n\n"
-        "    def test_decode_error(self):"))), id="sj-expectedFailure-alias-on-new-test",
-        marks=false_positive("importing expectedFailure under an alias is reported as an xfail "
-                             "added to the module (PS202 reject), though only a new test uses it")),
+        "    def test_decode_error(self):"))), id="sj-expectedFailure-alias-on-new-test"),
     # Lib/test/test_deque.py load_tests: doctests of one more module
     pytest.param(Case(CP_DEQUE, edit(CP_DEQUE, CP_DEQUE_PATH, (
         "    tests.addTest(doctest.DocTestSuite())\n",

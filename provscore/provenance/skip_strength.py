@@ -21,6 +21,11 @@ from provscore.provenance.conditions import NO_DOMAINS, Domains, Relation, relat
 _CONDITIONAL = {"skipif": False, "skipIf": False, "xfail": False, "skipUnless": True}
 _UNCONDITIONAL = {"skip", "expectedFailure", "skipTest", "importorskip", "SkipTest", "Skipped",
                   "XFailed", "exit", "fail"}
+# Django's database-feature skips: (how the named features combine, negated). They read
+# as skipIf on the connection's features, so that inverting one, requiring a feature more
+# or dropping an alternative is judged like any other condition.
+_FEATURES = {"skipIfDBFeature": (" or ", False), "skipUnlessDBFeature": (" and ", True),
+             "skipUnlessAnyDBFeature": (" or ", True)}
 # Keywords that only say why.
 _WORDING = {"reason", "msg"}
 
@@ -59,6 +64,15 @@ def _form(code: str) -> _Form | None:
             condition = f"not ({cond})" if _CONDITIONAL[name] else cond
         if name != "xfail" and args:
             args.pop(0)  # unittest's skipIf(cond, reason)
+    elif name in _FEATURES:
+        if not args or keywords or not all(isinstance(a, ast.Constant) and
+                                            isinstance(a.value, str) and a.value.isidentifier()
+                                            for a in args):
+            return None
+        joiner, negated = _FEATURES[name]
+        features = joiner.join(f"connection.features.{a.value!s}" for a in args
+                               if isinstance(a, ast.Constant))
+        return _Form(name, f"not ({features})" if negated else features, {}, ())
     elif name in _UNCONDITIONAL:
         if name not in ("importorskip",) and args:
             args.pop(0)  # the message

@@ -123,6 +123,18 @@ class MarkCollector(Collector):
         if kind is not None:
             ctx.suppress(kind, node, target=target)
 
+    def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
+        # `from unittest import expectedFailure as xfail`: a name imported is no mark
+        # applied; only its uses (a decorator, `pytestmark = xfail`) apply it.
+        names: list[cst.CSTNode] = [node.name]
+        if node.asname is not None:
+            names.append(node.asname.name)
+        while names:
+            part = names.pop()
+            self._bound.add(id(part))
+            if isinstance(part, cst.Attribute):
+                names += [part.value, part.attr]
+
     def visit_Raise(self, node: cst.Raise) -> None:
         if node.exc is None:
             return
