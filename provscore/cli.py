@@ -9,15 +9,21 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+import shutil
 import sys
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from provscore import __version__
 from provscore.errors import ExitCode, InputError, ProvscoreError, UsageError
-from provscore.io import atomic_write, read_input
+from provscore.io import read_input
+
+if TYPE_CHECKING:  # imported where used: `provscore --help` stays fast
+    from provscore.change.git import Repo
+    from provscore.config import CommandLine, RepoConfig, Settings
+    from provscore.report.model import Report
 
 
 class _Parser(argparse.ArgumentParser):
@@ -50,8 +56,10 @@ def _build_parser() -> argparse.ArgumentParser:
                     help="lint mode: skip the independent-evidence gate; the best decision "
                          "is review (use with --fail-on reject in pre-commit / lint jobs)")
     src.add_argument("--staged", action="store_true",
-                     help="score the staged changes (git diff --cached) against --base")
+                     help="score the staged changes (git diff --cached) against --base "
+                          "(in a repository with no commit yet, --base HEAD is the empty tree)")
     _add_output_args(sc)
+    _add_selection_args(sc)
 
     lk = sub.add_parser("lock", help="write a fixture digest lock (a human job on main)")
     lk_sub = lk.add_subparsers(dest="lock_kind", required=True, parser_class=_Parser)
@@ -85,15 +93,52 @@ def _build_parser() -> argparse.ArgumentParser:
 def _add_output_args(p: argparse.ArgumentParser) -> None:
     from provscore.report import formats
 
-    p.add_argument("--format", default="text", choices=formats(), help="report format")
-    p.add_argument("--output", "-o", help="write the report to this file (atomically)")
-    p.add_argument("-q", "--quiet", action="store_true", help="print the decision line only")
-    p.add_argument("--no-color", action="store_true", help="no ANSI colour (also NO_COLOR)")
-    p.add_argument("--fail-on", choices=("review", "reject"), default="review",
-                   help="lowest decision that makes the exit code non-zero (default: review)")
+    p.add_argument("--format", action="append", default=[], metavar="FMT[:PATH]",
+                   help=f"report format ({', '.join(formats())}), to PATH or standard "
+                        "output; repeatable: one scoring, every rendering (default: "
+                        "$PROVSCORE_FORMAT, [tool.provscore] format, else text)")
+    p.add_argument("--output", "-o", help="write the --format without a PATH to this file "
+                   "(atomically)")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="the decision line only; no progress line")
+    color = p.add_mutually_exclusive_group()
+    color.add_argument("--color", choices=("auto", "always", "never"),
+                       help="ANSI colour on standard output (default: $PROVSCORE_COLOR, else "
+                            "auto: a terminal, unless NO_COLOR; FORCE_COLOR forces it)")
+    color.add_argument("--no-color", action="store_const", const="never", dest="color",
+                       help="same as --color never")
+    p.add_argument("--fail-on", choices=("review", "reject"),
+                   help="lowest decision that makes the exit code non-zero (default: "
+                        "$PROVSCORE_FAIL_ON, [tool.provscore] fail-on, else review)")
+    p.add_argument("--exit-zero", action="store_true",
+                   help="exit 0 whatever the decision (3 still means provscore could not run)")
+    p.add_argument("--statistics", action="store_true",
+                   help="print the number of findings per rule code instead of the report "
+                        "on standard output (files named by --format are still written)")
     p.add_argument("--rules-url", default=os.environ.get("PROVSCORE_RULES_URL"),
                    help="URL of docs/rules.md for rule links in markdown/SARIF "
                         "(default: $PROVSCORE_RULES_URL)")
+
+
+def _add_selection_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--select", type=_codes, action="extend", default=None, metavar="CODES",
+                   help="rule codes or prefixes in force, comma-separated (PS1,PS301); "
+                        "replaces [tool.provscore] select (default: ALL)")
+    p.add_argument("--extend-select", type=_codes, action="extend", default=[],
+                   metavar="CODES", help="rule codes or prefixes to add to the selection")
+    p.add_argument("--ignore", type=_codes, action="extend", default=[], metavar="CODES",
+                   help="rule codes or prefixes to leave out (the contract's [rules] and "
+                        "the input rules PS9xx stay in force)")
+    cfg = p.add_mutually_exclusive_group()
+    cfg.add_argument("--config", metavar="FILE",
+                     help="read [tool.provscore] from FILE (a pyproject.toml, or a TOML file "
+                          "that is the table) instead of pyproject.toml at --base")
+    cfg.add_argument("--isolated", action="store_true",
+                     help="read no configuration file (command line, environment, defaults)")
+
+
+def _codes(text: str) -> list[str]:
+    return [c.strip() for c in text.split(",") if c.strip()]
 
 
 def _date(text: str) -> date:
@@ -111,66 +156,100 @@ def _read_diff(arg: str | None) -> tuple[bytes | None, str]:
     return read_input(arg, "diff file"), arg
 
 
-def write_output(text: str, output: str | None) -> None:
-    """Print, or write atomically: a failed write never leaves a partial report."""
-    if output is None:
-        sys.stdout.write(text)
-        return
-    atomic_write(Path(output), text.encode("utf-8"), what="report")
-
-
 def _exit_code(decision_code: ExitCode, fail_on: str) -> ExitCode:
     if fail_on == "reject" and decision_code is ExitCode.REVIEW:
         return ExitCode.PASS
     return decision_code
 
 
-def _emit(report: object, args: argparse.Namespace) -> int:
-    from provscore.report import RenderOptions, render
-    from provscore.report.model import Report
+def _command_line(args: argparse.Namespace) -> CommandLine:
+    from provscore.config import CommandLine
 
-    assert isinstance(report, Report)
-    color = (args.output is None and not args.no_color and "NO_COLOR" not in os.environ
-             and args.format == "text" and sys.stdout.isatty())
-    options = RenderOptions(color=color, quiet=args.quiet, rules_url=args.rules_url)
-    text = render(report, args.format, options)
-    write_output(text, args.output)
-    summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
-    if args.format == "github" and summary_file:
-        from provscore.report.github import step_summary
+    return CommandLine(formats=tuple(args.format), output=args.output, fail_on=args.fail_on,
+                       color=args.color, oracle=getattr(args, "oracle", None),
+                       select=None if getattr(args, "select", None) is None
+                       else tuple(args.select),
+                       extend_select=tuple(getattr(args, "extend_select", ())),
+                       ignore=tuple(getattr(args, "ignore", ())))
 
-        # GitHub renders this file on the run's summary page; append, never truncate.
-        with open(summary_file, "a", encoding="utf-8") as fh:
-            fh.write(step_summary(report, options))
-    return _exit_code(report.exit_code, args.fail_on)
+
+def _emit(report: Report, args: argparse.Namespace, settings: Settings) -> int:
+    """Render every requested format from the one report; the exit code."""
+    from provscore.config import use_color
+    from provscore.report import RenderOptions
+    from provscore.report.concise import render_statistics
+    from provscore.report.layout import DEFAULT_WIDTH
+    from provscore.report.outputs import write_outputs
+
+    options = RenderOptions(color=use_color(settings.color, os.environ, sys.stdout.isatty()),
+                            quiet=args.quiet, rules_url=args.rules_url,
+                            width=shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns)
+    statistics = render_statistics(report, options) if args.statistics else None
+    write_outputs(report, settings.targets, options, sys.stdout,
+                  step_summary_file=os.environ.get("GITHUB_STEP_SUMMARY"),
+                  stdout_text=statistics)
+    if not args.quiet:  # a rule the selection asked to leave out, but which fired anyway
+        fired = {f.code for f in report.findings}
+        for code, why in report.selection.kept:
+            if code in fired:
+                print(f"provscore: note: {code} is reported although deselected: {why}",
+                      file=sys.stderr)
+    if args.exit_zero:
+        return ExitCode.PASS
+    return _exit_code(report.exit_code, settings.fail_on)
+
+
+def _repo_config(args: argparse.Namespace, repo: Repo, base_sha: str) -> RepoConfig:
+    from provscore.config import RepoConfig, config_from_base, config_from_file
+
+    if args.isolated:
+        return RepoConfig()
+    if args.config:
+        return config_from_file(args.config)
+    return config_from_base(repo, base_sha, Path(args.repo))
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
+    from provscore.change.git import Repo
+    from provscore.config import check_config_rules, required_rules, resolve_settings
     from provscore.oracle.contract import load_oracle_contract
     from provscore.pipeline import ScoreRequest, score
+    from provscore.progress import ProgressLine
+    from provscore.scoring.selection import resolve_selection
     from provscore.session import Session
 
     if args.head is None and args.diff is None and not args.staged:
         raise UsageError("give --head REV, --diff FILE (or --diff - for stdin) or --staged")
+    repo = Repo(args.repo)
+    config = _repo_config(args, repo, repo.resolve_base(args.base))
+    session = Session.load()
+    check_config_rules(config, session.registry)
+    settings = resolve_settings(_command_line(args), os.environ, config)
     diff: bytes | None
     if args.staged:
-        from provscore.change.git import Repo
-
-        diff, origin = Repo(args.repo).staged_diff(args.base), "git diff --cached"
+        diff, origin = repo.staged_diff(args.base), "git diff --cached"
     else:
         diff, origin = _read_diff(args.diff)
-    oracle = Path(args.oracle) if args.oracle else None
+    oracle = Path(settings.oracle) if settings.oracle else None
     if oracle is not None and not oracle.is_dir():
         raise InputError("oracle dir does not exist", path=str(oracle))
     for r in args.results:
         if not Path(r).is_file():
             raise InputError("results file not found", path=r)
+    contract = load_oracle_contract(oracle)
+    active = resolve_selection(settings.selection, session.registry, required_rules(contract))
+    progress = ProgressLine(sys.stderr) if sys.stderr.isatty() and not args.quiet else None
     req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
-                       diff_origin=origin, oracle_dir=oracle,
-                       contract=load_oracle_contract(oracle),
+                       diff_origin=origin, oracle_dir=oracle, contract=contract,
                        results=tuple(Path(r) for r in args.results), today=args.today,
-                       static_only=args.static_only)
-    return _emit(score(req, Session.load()), args)
+                       static_only=args.static_only, rules=active, config_source=config.source,
+                       progress=progress)
+    try:
+        report = score(req, session)
+    finally:
+        if progress is not None:
+            progress.close()
+    return _emit(report, args, settings)
 
 
 def _cmd_lock(args: argparse.Namespace) -> int:
@@ -226,11 +305,12 @@ def _cmd_explain(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
+    from provscore.config import RepoConfig, resolve_settings
     from provscore.demo import run_demo
     from provscore.session import Session
 
-    report = run_demo(Session.load())
-    _emit(report, args)
+    settings = resolve_settings(_command_line(args), os.environ, RepoConfig())
+    _emit(run_demo(Session.load()), args, settings)
     return ExitCode.PASS  # the demo succeeded when it produced its report
 
 

@@ -33,13 +33,15 @@ from provscore.oracle.load import (
     oracle_prefixes,
     property_files,
 )
+from provscore.progress import Progress
 from provscore.provenance import ProvenanceResult, classify
 from provscore.registry import Stage
-from provscore.report.build import ReportInputs, build_report
+from provscore.report.build import ReportInputs, build_report, repository_anchor, selection_info
 from provscore.report.model import Report
 from provscore.results import by_node_id, load_many
 from provscore.results.votes import count_votes
 from provscore.scoring import Policy, ScoreInputs, decide, not_evaluated_gates
+from provscore.scoring.selection import ActiveRules, all_rules, deselected_gates
 from provscore.session import Session
 
 
@@ -57,6 +59,12 @@ class ScoreRequest:
     # Lint mode (pre-commit, CI lint stages): gate 10 is not evaluated and the best
     # decision is `review`, never `pass`.
     static_only: bool = False
+    # The rule selection (scoring/selection.py), applied to the findings before the
+    # decision; None: every rule.
+    rules: ActiveRules | None = None
+    config_source: str | None = None  # where [tool.provscore] came from, for the report
+    # Called as work advances (stage, done, total): the CLI's progress line.
+    progress: Progress | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +125,7 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
                              fixture_roots=contract.fixture_roots)
 
     lookup = HelperIndex(repo, change.base_sha, config, tables, change.post_images)
-    analysed = analyse_files(change, role_of, config, tables, lookup)
+    analysed = analyse_files(change, role_of, config, tables, lookup, req.progress)
     skipping = skipping_conftest_fixtures(repo, change.base_sha, analysed.pairs,
                                           change.post_images, config, tables)
     provenance = classify(analysed.pairs, session.strength, skipping)
@@ -140,7 +148,7 @@ def run_static(req: ScoreRequest, session: Session | None = None,
     them), so git is not asked twice."""
     session = session or Session.load()
     repo = repo or Repo(req.repo)
-    base_sha = base_sha or repo.resolve(req.base)
+    base_sha = base_sha or repo.resolve_base(req.base)
     head_sha = repo.resolve(req.head) if req.head else None
     origin = f"git diff {req.base} {req.head}" if head_sha else req.diff_origin
     change = read_change(repo, base_sha, head_sha, req.diff or b"", origin,
@@ -157,7 +165,7 @@ def score(req: ScoreRequest, session: Session | None = None) -> Report:
     today = req.today or date.today()
     oracle = load_oracle(req.oracle_dir, contract)
     repo = Repo(req.repo)
-    base_sha = repo.resolve(req.base)
+    base_sha = repo.resolve_base(req.base)
     digests = fixture_digests(repo, base_sha, oracle.freeze_rows, contract.canonical_json)
     oracle = replace(oracle, frozen=frozen_ids(
         oracle.freeze_rows, today=today, fixture_digests=digests, results=oracle.flake_rows,
@@ -176,18 +184,24 @@ def score(req: ScoreRequest, session: Session | None = None) -> Report:
                         is_property=property_files(req.oracle_dir))
     findings += run_stage(session.registry, session.detectors, Stage.INDEPENDENT,
                           IndependentFacts(votes, len(runs), req.static_only))
-    removed, added = ScoreInputs.tally(findings)
+    # The one place the rule selection applies: after every detector, before the decision.
+    active = req.rules or all_rules(session.registry)
+    in_force, left_out = active.split(findings)
+    removed, added = ScoreInputs.tally(in_force)
     inputs = ScoreInputs(passed=votes.passed, failed=votes.failed, unscored=votes.unscored,
                          removed=removed, added=added, has_results=bool(runs))
-    judgement = decide(findings, inputs, Policy.from_contract(contract), session.registry.gates,
-                       not_evaluated_gates(oracle, req.static_only), static_only=req.static_only)
+    skipped = {**deselected_gates(active, session.registry),
+               **not_evaluated_gates(oracle, req.static_only)}
+    judgement = decide(in_force, inputs, Policy.from_contract(contract),
+                       session.registry.gates, skipped, static_only=req.static_only)
     where = ReportInputs(str(req.repo), static.base_sha, static.head_sha,
                          None if req.head else req.diff_origin,
                          str(req.oracle_dir) if req.oracle_dir else None,
-                         tuple(str(p) for p in req.results))
+                         tuple(str(p) for p in req.results),
+                         repository_anchor(base_files, static.write_set), req.config_source)
     return build_report(where, static.provenance, static.write_set,
-                        tuple(sorted(findings, key=Finding.report_key)), judgement,
-                        session.registry, votes.votes)
+                        tuple(sorted(in_force, key=Finding.report_key)), judgement,
+                        session.registry, votes.votes, selection_info(active, left_out))
 
 
 def _post_images(repo: Repo, base_sha: str, static: StaticResult, oracle: OracleInputs

@@ -31,7 +31,7 @@ def test_score_diff_json_reject_exit_2(repo: GitRepo, tmp_path: Path) -> None:
                "--format", "json")
     assert proc.returncode == 2, proc.stderr
     report = json.loads(proc.stdout)
-    assert report["schema"] == "provscore.report/1"
+    assert report["schema"] == "provscore.report/2"
     assert report["decision"] == "reject" and report["merge_score"] is None
     assert report["first_cause"]["code"] == "PS101"
     removed = [f for f in report["findings"] if f["code"] == "PS101"]

@@ -76,6 +76,10 @@ flake_window = 7
 reentry_streak = 12
 parked_budget = 3
 forbid_new_skip_markers = ["pytest.mark.skip"]
+
+[rules]
+required = ["PS1", "PS301"]
+required_actions = ["reject"]
 """
 
 
@@ -135,6 +139,7 @@ def test_full_valid_file(tmp_path: Path) -> None:
         "freeze.jsonl", "ledger.jsonl", "approvals.toml")
     assert (c.flake_window, c.reentry_streak, c.parked_budget) == (7, 12, 3)
     assert c.forbid_new_skip_markers == ("pytest.mark.skip",)
+    assert (c.required_rules, c.required_actions) == (("PS1", "PS301"), ("reject",))
     # every field was set away from its default, so the file exercises every key
     defaults = Contract()
     for key in CONTRACT_KEYS:
@@ -310,6 +315,9 @@ def test_wrong_types(tmp_path: Path, text: str, pattern: str) -> None:
      r"fixtures\.clock_fields: item 1 must be a non-empty string"),
     ("[evidence]\nassertion_helpers = ['my lib.check']\n",
      r"evidence\.assertion_helpers: item 0 'my lib\.check' is not a dotted name"),
+    ("[rules]\nrequired_actions = ['reject', 'fatal']\n",
+     r"rules\.required_actions: item 1 'fatal' is not one of reject, penalty, info"),
+    ("[rules]\nrequired = [' ']\n", r"rules\.required: item 0 must be a rule code or prefix"),
 ])
 def test_out_of_range(tmp_path: Path, text: str, pattern: str) -> None:
     with pytest.raises(InputError, match=pattern):

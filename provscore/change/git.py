@@ -64,6 +64,27 @@ class Repo:
         return self._run(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
                          what=f"unknown revision {rev!r}").strip()
 
+    def resolve_base(self, rev: str) -> str:
+        """The commit a patch applies to, or the empty tree for ``HEAD`` in a repository
+        with no commit yet (a pre-commit hook on the first commit scores every staged
+        file as added). Trees, blobs and ls-tree all read the empty tree like a commit."""
+        try:
+            return self.resolve(rev)
+        except GitError:
+            if rev != "HEAD" or not self._unborn():
+                raise
+        return self._run(["hash-object", "-t", "tree", "--stdin"], what="git hash-object",
+                         input=b"").strip()
+
+    def _unborn(self) -> bool:
+        """HEAD names a branch that has no commit yet."""
+        env = {**os.environ, **_GIT_ENV}
+        head = subprocess.run(["git", "-C", str(self.root), "rev-parse", "--verify", "--quiet",
+                               "HEAD"], capture_output=True, env=env, check=False)
+        ref = subprocess.run(["git", "-C", str(self.root), "symbolic-ref", "--quiet", "HEAD"],
+                             capture_output=True, env=env, check=False)
+        return head.returncode != 0 and ref.returncode == 0
+
     def diff(self, base: str, head: str) -> bytes:
         """The unified diff from base to head, with renames and copies detected."""
         return self._run_bytes(
@@ -75,7 +96,7 @@ class Repo:
         """The index against ``base``: what a commit made now would add (pre-commit)."""
         return self._run_bytes(
             ["-c", "diff.noprefix=false", "diff", "--cached", "--no-color", "--no-ext-diff",
-             "--no-textconv", "-M", "--full-index", self.resolve(base), "--"],
+             "--no-textconv", "-M", "--full-index", self.resolve_base(base), "--"],
             what="git diff --cached failed")
 
     def grep_files(self, rev: str, text: str, pathspec: str = "*.py") -> list[str]:
@@ -139,6 +160,10 @@ class PathsAt:
         self._paths: set[str] | None = None
 
     def exists(self, path: str) -> bool:
+        return path in self.all()
+
+    def all(self) -> set[str]:
+        """Every file path at the revision."""
         if self._paths is None:
             self._paths = {e.path for e in self.repo.ls_tree(self.rev)}
-        return path in self._paths
+        return self._paths

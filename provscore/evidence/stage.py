@@ -13,6 +13,7 @@ from provscore.evidence.model import FileEvidence, FilePair
 from provscore.evidence.roles import EVIDENCE_ROLES, is_analysed, machinery_only
 from provscore.evidence.tables import Tables
 from provscore.model import PathRole
+from provscore.progress import Progress
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,11 +33,15 @@ class AnalysedFiles:
 
 
 def analyse_files(change: Change, role_of: Callable[[str], PathRole], config: CollectionConfig,
-                  tables: Tables, lookup: HelperLookup | None) -> AnalysedFiles:
+                  tables: Tables, lookup: HelperLookup | None,
+                  progress: Progress | None = None) -> AnalysedFiles:
     """Classify the pre- and post-image of every changed file the role policy selects."""
     pairs: list[FilePair] = []
     unparseable: list[Unparseable] = []
-    for img in change.files:
+    total = len(change.files)
+    for done, img in enumerate(change.files):
+        if progress is not None:
+            progress("analysing changed files", done, total)
         fc = img.change
         role = role_of(fc.path)
         if not is_analysed(fc, role, img.post):
@@ -59,4 +64,6 @@ def analyse_files(change: Change, role_of: Callable[[str], PathRole], config: Co
             unparseable.append(Unparseable(ev.path, ev.error or "", ev.error_line, side))
         if not failed:  # an unclassifiable file is PS903, not a pile of removals
             pairs.append(FilePair(fc.old_path, fc.new_path, pre_ev, post_ev))
+    if progress is not None:
+        progress("analysing changed files", total, total)
     return AnalysedFiles(tuple(pairs), tuple(unparseable))

@@ -74,9 +74,14 @@ CONTRACT_KEYS: Final[tuple[ContractKey, ...]] = (
     _k("flake", "reentry_streak", "int"),
     _k("flake", "parked_budget", "int"),
     _k("flake", "forbid_new_skip_markers", "strs"),
+    ContractKey("rules", "required", "required_rules", "strs"),
+    _k("rules", "required_actions", "strs"),
 )
 
-SECTIONS: Final[tuple[str, ...]] = ("score", "fixtures", "evidence", "runner", "flake")
+SECTIONS: Final[tuple[str, ...]] = ("score", "fixtures", "evidence", "runner", "flake",
+                                    "rules")
+#: The rule actions ``rules.required_actions`` may name.
+RULE_ACTIONS: Final[tuple[str, ...]] = ("reject", "penalty", "info")
 
 _BY_FIELD: Final = {k.field: k for k in CONTRACT_KEYS}
 
@@ -116,6 +121,9 @@ class Contract:
     reentry_streak: int = 10  # K (seed 004)
     parked_budget: int = 0  # MAX_PARKED (seed 001)
     forbid_new_skip_markers: tuple[str, ...] = ()  # seed 000; informational
+    # [rules]: what a repository's rule selection (or the command line) cannot turn off.
+    required_rules: tuple[str, ...] = ()  # codes or prefixes (TOML key: required)
+    required_actions: tuple[str, ...] = ()  # e.g. ("reject",): no reject rule deselected
     source: str | None = None  # the file it was read from; None for defaults
 
     def __post_init__(self) -> None:
@@ -218,6 +226,13 @@ def _check_values(c: Contract) -> None:
         if not all(part.isidentifier() for part in item.split(".")):
             _fail(c, "assertion_helpers",
                   f"item {i} {item!r} is not a dotted name like 'mylib.testing.check'")
+    for i, item in enumerate(c.required_actions):
+        if item not in RULE_ACTIONS:
+            _fail(c, "required_actions", f"item {i} {item!r} is not one of "
+                  f"{', '.join(RULE_ACTIONS)}")
+    for i, item in enumerate(c.required_rules):
+        if not item.strip():
+            _fail(c, "required_rules", f"item {i} must be a rule code or prefix like 'PS1'")
     if not c.declared_clock_field.strip():
         _fail(c, "declared_clock_field", "must be a non-empty string")
     if c.declared_clock_field in c.clock_fields:

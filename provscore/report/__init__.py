@@ -17,6 +17,8 @@ class RenderOptions:
     quiet: bool = False
     # Base URL of docs/rules.md that rule codes link to (markdown, SARIF helpUri).
     rules_url: str | None = None
+    # Columns the text tables fit in (COLUMNS, or the terminal's width); None: 100.
+    width: int | None = None
 
 
 Renderer = Callable[[Report, RenderOptions], str]
@@ -30,14 +32,16 @@ def register(name: str) -> Callable[[Renderer], Renderer]:
     return deco
 
 
-def render(report: Report, fmt: str, options: RenderOptions | None = None) -> str:
-    # Import the built-in renderers so that they register themselves.
-    from provscore.report import github, json_report, markdown, sarif, text  # noqa: F401
+def _builtin() -> None:
+    """Import the built-in renderers so that they register themselves."""
+    from provscore.report import concise, github, json_report, markdown, sarif, text  # noqa: F401
 
+
+def render(report: Report, fmt: str, options: RenderOptions | None = None) -> str:
+    _builtin()
     return RENDERERS[fmt](report, options or RenderOptions())
 
 
 def formats() -> list[str]:
-    from provscore.report import github, json_report, markdown, sarif, text  # noqa: F401
-
+    _builtin()
     return sorted(RENDERERS)

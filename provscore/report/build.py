@@ -5,13 +5,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from provscore.change.git import PathsAt
 from provscore.change.writeset import WriteSet
 from provscore.model import Finding
 from provscore.provenance import ProvenanceResult
 from provscore.registry.model import Registry
-from provscore.report.model import Inputs, Report, ResultRow, RuleInfo, TestRow, WriteSetRow
+from provscore.report.model import (
+    Inputs,
+    Report,
+    ResultRow,
+    RuleInfo,
+    SelectionInfo,
+    TestRow,
+    WriteSetRow,
+)
 from provscore.results.votes import Vote
 from provscore.scoring.decision import Judgement
+from provscore.scoring.selection import ActiveRules
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +34,34 @@ class ReportInputs:
     diff: str | None  # where the diff came from, when it was not two refs
     oracle: str | None
     results: tuple[str, ...] = ()
+    repository_anchor: str | None = None
+    config: str | None = None
+
+
+#: Files that say "this repository" and rarely change: repository-level findings are shown
+#: on their first line (SARIF, concise), so that the place, and GitHub's fingerprint of
+#: it, stay put from one run to the next. The first that exists at base wins.
+ANCHOR_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "README.md", "README.rst",
+                "README.txt", "README")
+
+
+def repository_anchor(base_files: PathsAt, write_set: WriteSet) -> str | None:
+    """The stable file repository-level findings are shown on: the first of
+    :data:`ANCHOR_FILES` at base, else base's first file in path order, else (an empty
+    base: the repository's first commit) the write set's first path."""
+    paths = base_files.all()
+    for name in ANCHOR_FILES:
+        if name in paths:
+            return name
+    if paths:
+        return min(paths)
+    return min((e.path for e in write_set.entries), default=None)
+
+
+def selection_info(active: ActiveRules, left_out: Sequence[tuple[str, int]]) -> SelectionInfo:
+    req = active.request
+    return SelectionInfo(req.select, req.extend_select, req.ignore, req.sources,
+                         active.deselected, active.kept, tuple(left_out))
 
 
 def rule_infos(registry: Registry, findings: Sequence[Finding]) -> tuple[RuleInfo, ...]:
@@ -39,7 +77,7 @@ def rule_infos(registry: Registry, findings: Sequence[Finding]) -> tuple[RuleInf
 
 def build_report(inputs: ReportInputs, provenance: ProvenanceResult, write_set: WriteSet,
                  findings: tuple[Finding, ...], judgement: Judgement, registry: Registry,
-                 votes: Sequence[Vote] = ()) -> Report:
+                 votes: Sequence[Vote] = (), selection: SelectionInfo | None = None) -> Report:
     tests = tuple(TestRow(t.node_id, t.status.value,
                           t.pre.node_id if t.pre is not None and t.post is not None
                           and t.pre.node_id != t.post.node_id else None)
@@ -52,7 +90,7 @@ def build_report(inputs: ReportInputs, provenance: ProvenanceResult, write_set: 
                         for e in write_set.entries),
         tests=tests,
         inputs=Inputs(inputs.repo, inputs.base_sha, inputs.head_sha, inputs.diff, inputs.oracle,
-                      inputs.results),
+                      inputs.results, inputs.repository_anchor, inputs.config),
         unscored=judgement.unscored,
         results=tuple(ResultRow(v.node_id, v.status.value, v.verdicts, v.reason) for v in votes),
-        rules=rule_infos(registry, findings))
+        rules=rule_infos(registry, findings), selection=selection or SelectionInfo())

@@ -16,7 +16,7 @@ from provscore.errors import ExitCode
 from provscore.model import Action, Decision, Finding
 from provscore.scoring.decision import FirstCause, GateResult, ScoreBreakdown
 
-SCHEMA = "provscore.report/1"
+SCHEMA = "provscore.report/2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +66,23 @@ class Inputs:
     diff: str | None
     oracle: str | None
     results: tuple[str, ...] = ()
+    # The file repository-level findings are shown on (SARIF, concise): a stable file at
+    # base (pyproject.toml, setup.py, ...), else the first path of the write set.
+    repository_anchor: str | None = None
+    config: str | None = None  # where [tool.provscore] was read from, if anywhere
+
+
+@dataclass(frozen=True, slots=True)
+class SelectionInfo:
+    """The rule selection the findings went through (scoring/selection.py)."""
+
+    select: tuple[str, ...] = ("ALL",)
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()  # the flags and files the lists came from
+    deselected: tuple[str, ...] = ()  # rule codes not in force
+    kept: tuple[tuple[str, str], ...] = ()  # (code, why): deselected, kept in force
+    ignored: tuple[tuple[str, int], ...] = ()  # (code, count): findings left out
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +101,15 @@ class Report:
     results: tuple[ResultRow, ...] = ()
     # Every rule that fired, by code (not part of the JSON report: the registry is).
     rules: tuple[RuleInfo, ...] = ()
+    selection: SelectionInfo = SelectionInfo()
+
+    def counts_by_code(self) -> tuple[tuple[str, str, str, int], ...]:
+        """(code, name, action, findings) per rule that fired: most findings first."""
+        counts: dict[tuple[str, str, str], int] = {}
+        for f in self.findings:
+            key = (f.code, f.name, f.action.value)
+            counts[key] = counts.get(key, 0) + 1
+        return tuple(sorted(((*k, n) for k, n in counts.items()), key=lambda r: (-r[3], r[0])))
 
     def rule(self, code: str) -> RuleInfo | None:
         return next((r for r in self.rules if r.code == code), None)
@@ -126,7 +152,10 @@ class Report:
                            "runner": w.runner} for w in self.write_set],
             "inputs": {"repo": self.inputs.repo, "base": self.inputs.base,
                        "head": self.inputs.head, "diff": self.inputs.diff,
-                       "oracle": self.inputs.oracle, "results": list(self.inputs.results)},
+                       "oracle": self.inputs.oracle, "results": list(self.inputs.results),
+                       "repository_anchor": self.inputs.repository_anchor,
+                       "config": self.inputs.config},
+            "selection": selection_dict(self.selection),
         }
 
 
@@ -138,3 +167,11 @@ def finding_dict(f: Finding) -> dict[str, Any]:
         "side": loc.side if loc else None, "node_id": f.node_id, "message": f.message,
         "anchor": f.anchor,
     }
+
+
+def selection_dict(s: SelectionInfo) -> dict[str, Any]:
+    return {"select": list(s.select), "extend_select": list(s.extend_select),
+            "ignore": list(s.ignore), "sources": list(s.sources),
+            "deselected": list(s.deselected),
+            "kept": [{"code": code, "reason": why} for code, why in s.kept],
+            "ignored_findings": [{"code": code, "count": n} for code, n in s.ignored]}

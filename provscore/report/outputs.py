@@ -1,0 +1,122 @@
+"""Several renderings of one finished report in one run: ``--format FMT[:PATH]``.
+
+diff-cover's convention: each ``--format`` names a format and, after a colon, the file it
+goes to; a format without a path goes to standard output (at most one may). Every
+rendering is made from the same :class:`~provscore.report.model.Report` (the patch is
+scored once), all of them before anything is written, and the files are written together
+through :func:`provscore.io.atomic_write_all`: a failure leaves every file as it was and
+prints nothing.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TextIO
+
+from provscore.errors import UsageError
+from provscore.io import atomic_write_all
+from provscore.report import RenderOptions, formats, render
+from provscore.report.github import step_summary
+from provscore.report.model import Report
+
+#: Formats whose text may carry ANSI colour (only ever on standard output).
+COLOR_FORMATS = frozenset({"text", "concise"})
+
+
+@dataclass(frozen=True, slots=True)
+class OutputTarget:
+    """One requested rendering: a format and its file (None: standard output)."""
+
+    fmt: str
+    path: str | None = None
+
+    @property
+    def spec(self) -> str:
+        return self.fmt if self.path is None else f"{self.fmt}:{self.path}"
+
+
+def parse_target(text: str, where: str = "--format") -> OutputTarget:
+    """``FMT`` or ``FMT:PATH``; an unknown format is a UsageError with a suggestion.
+
+    Only the first colon separates, so a path may hold colons (``json:C:/r.json``)."""
+    fmt, sep, path = text.partition(":")
+    known = formats()
+    if fmt not in known:
+        close = difflib.get_close_matches(fmt, known, n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise UsageError(f"{where}: unknown format {fmt!r}{hint}; expected FMT or FMT:PATH "
+                         f"with FMT one of {', '.join(known)}")
+    if sep and not path:
+        raise UsageError(f"{where}: {text!r} names no file after ':' (give FMT for standard "
+                         "output, or FMT:PATH)")
+    return OutputTarget(fmt, path or None)
+
+
+def resolve_targets(targets: Sequence[OutputTarget], output: str | None
+                    ) -> tuple[OutputTarget, ...]:
+    """Check the requested renderings and give ``--output`` to the one without a path.
+
+    At most one rendering goes to standard output; no file is named twice (two
+    renderings into one file would silently keep the last)."""
+    to_stdout = [t for t in targets if t.path is None]
+    if len(to_stdout) > 1:
+        raise UsageError("only one format can go to standard output, got "
+                         f"{', '.join(t.fmt for t in to_stdout)}: give the others a file "
+                         "(--format FMT:PATH)")
+    if output is not None:
+        if not to_stdout:
+            raise UsageError(f"--output {output}: every --format already names its file")
+        targets = [replace(t, path=output) if t.path is None else t for t in targets]
+    seen: dict[str, OutputTarget] = {}
+    for t in targets:
+        if t.path is None:
+            continue
+        key = os.path.normcase(os.path.abspath(t.path))
+        if key in seen:
+            raise UsageError(f"{t.path}: named by both --format {seen[key].spec} and "
+                             f"--format {t.spec}")
+        seen[key] = t
+    return tuple(targets)
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    target: OutputTarget
+    text: str
+
+
+def render_all(report: Report, targets: Sequence[OutputTarget], options: RenderOptions
+               ) -> tuple[Rendered, ...]:
+    """Every requested rendering of the one report. Colour only for a colour format on
+    standard output: a file never holds escape codes."""
+    plain = replace(options, color=False)
+    return tuple(Rendered(t, render(report, t.fmt, options if t.path is None
+                                    and t.fmt in COLOR_FORMATS else plain))
+                 for t in targets)
+
+
+def write_outputs(report: Report, targets: Sequence[OutputTarget], options: RenderOptions,
+                  stdout: TextIO, *, step_summary_file: str | None = None,
+                  stdout_text: str | None = None) -> tuple[Rendered, ...]:
+    """Render every target, write the files (all or none), then print the one for
+    standard output (``stdout_text`` replaces it, e.g. ``--statistics``).
+
+    ``step_summary_file`` (``$GITHUB_STEP_SUMMARY``): when a ``github`` rendering was
+    asked for, the Markdown report is appended there, as GitHub expects of every step."""
+    rendered = render_all(report, targets, options)
+    atomic_write_all([(Path(r.target.path), r.text.encode("utf-8"), f"{r.target.fmt} report")
+                      for r in rendered if r.target.path is not None])
+    if step_summary_file and any(t.fmt == "github" for t in targets):
+        # GitHub renders this file on the run's summary page; append, never truncate.
+        with open(step_summary_file, "a", encoding="utf-8") as fh:
+            fh.write(step_summary(report, replace(options, color=False)))
+    shown = [r.text for r in rendered if r.target.path is None]
+    if stdout_text is not None:
+        stdout.write(stdout_text)
+    elif shown:
+        stdout.write(shown[0])
+    return rendered
