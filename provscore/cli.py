@@ -10,6 +10,7 @@ import argparse
 import difflib
 import os
 import shutil
+import signal
 import sys
 from collections.abc import Sequence
 from datetime import date
@@ -38,28 +39,37 @@ def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="provscore", description="Score a patch only on evidence it did not "
                      "write. See docs/cli.md.")
     parser.add_argument("--version", action="version", version=f"provscore {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
+                                metavar="COMMAND")
 
-    sc = sub.add_parser("score", help="score a patch (a diff file, stdin, or BASE..HEAD)")
-    sc.add_argument("--repo", default=".", help="git repository (default: .)")
-    sc.add_argument("--base", required=True, help="the commit the patch applies to")
-    src = sc.add_mutually_exclusive_group()
-    src.add_argument("--head", help="score the commits from --base to this revision")
-    src.add_argument("--diff", help="unified diff file to score, or - for stdin")
-    sc.add_argument("--oracle", help="oracle dir (contract, lock, ledgers, approvals)")
-    sc.add_argument("--results", nargs="+", default=[], metavar="FILE",
-                    help="off-tree results of the base tests against the patched code: JUnit "
-                         "XML, pytest-json-report or SWE-bench report.json; one file per run")
-    sc.add_argument("--today", type=_date, help="date for ledger expiry (YYYY-MM-DD; "
-                    "default: today)")
-    sc.add_argument("--static-only", action="store_true",
-                    help="lint mode: skip the independent-evidence gate; the best decision "
-                         "is review (use with --fail-on reject in pre-commit / lint jobs)")
-    src.add_argument("--staged", action="store_true",
-                     help="score the staged changes (git diff --cached) against --base "
-                          "(in a repository with no commit yet, --base HEAD is the empty tree)")
-    _add_output_args(sc)
-    _add_selection_args(sc)
+    _add_score_args(sub.add_parser("score", help="score a patch (a diff file, stdin, or "
+                                   "BASE..HEAD)"))
+
+    gr = sub.add_parser("graph", help="export the call graph of a revision")
+    gr.add_argument("--repo", default=".", help="git repository (default: .)")
+    gr.add_argument("--rev", default="HEAD", help="revision (default: HEAD)")
+    gr.add_argument("--format", default="json", choices=("json", "graphml", "dot"),
+                    help="json (networkx node-link), graphml or dot (default: json)")
+    gr.add_argument("--output", "-o", help="write to this file (atomically)")
+    _add_cache_args(gr)
+
+    cv = sub.add_parser("coverage", help="touched symbols and the tests and properties "
+                        "that reach them")
+    cv.add_argument("--repo", default=".", help="git repository (default: .)")
+    cv.add_argument("--base", required=True, help="the commit the patch applies to")
+    cv_src = cv.add_mutually_exclusive_group(required=True)
+    cv_src.add_argument("--head", help="the commits from --base to this revision")
+    cv_src.add_argument("--diff", help="unified diff file, or - for stdin")
+    cv.add_argument("--oracle", help="oracle dir (property catalog, contract)")
+    cv.add_argument("--format", default="text", choices=("text", "json"),
+                    help="text (default) or json")
+    cv.add_argument("--output", "-o", help="write to this file (atomically)")
+    _add_cache_args(cv)
+
+    ct = sub.add_parser("catalog", help="validate the property catalog")
+    ct_sub = ct.add_subparsers(dest="catalog_cmd", required=True, parser_class=_Parser)
+    cc = ct_sub.add_parser("check", help="validate properties.toml / properties.yaml")
+    cc.add_argument("oracle", help="oracle dir")
 
     lk = sub.add_parser("lock", help="write a fixture digest lock (a human job on main)")
     lk_sub = lk.add_subparsers(dest="lock_kind", required=True, parser_class=_Parser)
@@ -88,6 +98,29 @@ def _build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="score a tampering patch on a bundled example repo")
     _add_output_args(demo)
     return parser
+
+
+def _add_score_args(sc: argparse.ArgumentParser) -> None:
+    sc.add_argument("--repo", default=".", help="git repository (default: .)")
+    sc.add_argument("--base", required=True, help="the commit the patch applies to")
+    src = sc.add_mutually_exclusive_group()
+    src.add_argument("--head", help="score the commits from --base to this revision")
+    src.add_argument("--diff", help="unified diff file to score, or - for stdin")
+    sc.add_argument("--oracle", help="oracle dir (contract, lock, ledgers, approvals)")
+    sc.add_argument("--results", nargs="+", default=[], metavar="FILE",
+                    help="off-tree results of the base tests against the patched code: JUnit "
+                         "XML, pytest-json-report or SWE-bench report.json; one file per run")
+    sc.add_argument("--today", type=_date, help="date for ledger expiry (YYYY-MM-DD; "
+                    "default: today)")
+    sc.add_argument("--static-only", action="store_true",
+                    help="lint mode: skip the independent-evidence gate; the best decision "
+                         "is review (use with --fail-on reject in pre-commit / lint jobs)")
+    src.add_argument("--staged", action="store_true",
+                     help="score the staged changes (git diff --cached) against --base "
+                          "(in a repository with no commit yet, --base HEAD is the empty tree)")
+    _add_output_args(sc)
+    _add_selection_args(sc)
+    _add_cache_args(sc)
 
 
 def _add_output_args(p: argparse.ArgumentParser) -> None:
@@ -139,6 +172,21 @@ def _add_selection_args(p: argparse.ArgumentParser) -> None:
 
 def _codes(text: str) -> list[str]:
     return [c.strip() for c in text.split(",") if c.strip()]
+def _add_cache_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--cache-dir", help="call-graph summary cache directory (default: "
+                   "$PROVSCORE_CACHE_DIR, else ~/.cache/provscore)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="keep call-graph summaries in memory only")
+
+
+def _session(args: argparse.Namespace) -> object:
+    from provscore.callgraph.cache import SummaryCache, default_cache_path
+    from provscore.session import Session
+
+    if args.no_cache:
+        return Session.load()
+    path = Path(args.cache_dir) / "callgraph.sqlite" if args.cache_dir else default_cache_path()
+    return Session.load(cache=SummaryCache(path))
 
 
 def _date(text: str) -> date:
@@ -154,6 +202,13 @@ def _read_diff(arg: str | None) -> tuple[bytes | None, str]:
     if arg == "-":
         return sys.stdin.buffer.read(), "<stdin>"
     return read_input(arg, "diff file"), arg
+
+
+def write_output(text: str, output: str | None) -> None:
+    """Print, or write atomically (graph, coverage): the one writer of report/outputs.py."""
+    from provscore.report.outputs import write_one
+
+    write_one(text, output, sys.stdout)
 
 
 def _exit_code(decision_code: ExitCode, fail_on: str) -> ExitCode:
@@ -215,6 +270,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     from provscore.oracle.contract import load_oracle_contract
     from provscore.pipeline import ScoreRequest, score
     from provscore.progress import ProgressLine
+    from provscore.report.outputs import refuse_output_over_inputs
     from provscore.scoring.selection import resolve_selection
     from provscore.session import Session
 
@@ -222,34 +278,87 @@ def _cmd_score(args: argparse.Namespace) -> int:
         raise UsageError("give --head REV, --diff FILE (or --diff - for stdin) or --staged")
     repo = Repo(args.repo)
     config = _repo_config(args, repo, repo.resolve_base(args.base))
-    session = Session.load()
+    session = _session(args)
+    assert isinstance(session, Session)
     check_config_rules(config, session.registry)
     settings = resolve_settings(_command_line(args), os.environ, config)
-    diff: bytes | None
-    if args.staged:
-        diff, origin = repo.staged_diff(args.base), "git diff --cached"
-    else:
-        diff, origin = _read_diff(args.diff)
     oracle = Path(settings.oracle) if settings.oracle else None
     if oracle is not None and not oracle.is_dir():
         raise InputError("oracle dir does not exist", path=str(oracle))
     for r in args.results:
-        if not Path(r).is_file():
+        if not os.path.lexists(r):  # a FIFO or a directory there is refused when read
             raise InputError("results file not found", path=r)
+    refuse_output_over_inputs(settings.targets, [args.diff, *args.results], oracle)
+    diff, origin = (None, "git diff --cached") if args.staged else _read_diff(args.diff)
     contract = load_oracle_contract(oracle)
     active = resolve_selection(settings.selection, session.registry, required_rules(contract))
     progress = ProgressLine(sys.stderr) if sys.stderr.isatty() and not args.quiet else None
     req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
                        diff_origin=origin, oracle_dir=oracle, contract=contract,
                        results=tuple(Path(r) for r in args.results), today=args.today,
-                       static_only=args.static_only, rules=active, config_source=config.source,
-                       progress=progress)
+                       static_only=args.static_only, staged=args.staged, rules=active,
+                       config_source=config.source, progress=progress)
     try:
         report = score(req, session)
     finally:
         if progress is not None:
             progress.close()
     return _emit(report, args, settings)
+
+
+def _cmd_graph(args: argparse.Namespace) -> int:
+    from provscore.callgraph.export import export
+    from provscore.pipeline import graph_at_rev
+    from provscore.session import Session
+
+    session = _session(args)
+    assert isinstance(session, Session)
+    graph = graph_at_rev(Path(args.repo), args.rev, session)
+    write_output(export(graph, args.format), args.output)
+    s = graph.stats
+    print(f"provscore: {graph.graph.number_of_nodes()} nodes, {graph.graph.number_of_edges()} "
+          f"edges; {s['calls']} calls: {s['resolved']} resolved, {s['external']} external, "
+          f"{s['builtin']} builtin, {s['unknown']} unknown; {len(graph.unparsed)} file(s) "
+          "did not parse", file=sys.stderr)
+    return ExitCode.PASS
+
+
+def _cmd_coverage(args: argparse.Namespace) -> int:
+    from provscore.oracle.contract import load_oracle_contract
+    from provscore.pipeline import ScoreRequest, touched_coverage
+    from provscore.report.coverage_text import coverage_json, coverage_text
+    from provscore.session import Session
+
+    diff, origin = _read_diff(args.diff)
+    oracle = Path(args.oracle) if args.oracle else None
+    if oracle is not None and not oracle.is_dir():
+        raise InputError("oracle dir does not exist", path=str(oracle))
+    req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
+                       diff_origin=origin, oracle_dir=oracle,
+                       contract=load_oracle_contract(oracle))
+    session = _session(args)
+    assert isinstance(session, Session)
+    symbols = touched_coverage(req, session)
+    text = coverage_json(symbols) if args.format == "json" else coverage_text(symbols)
+    write_output(text, args.output)
+    return ExitCode.PASS
+
+
+def _cmd_catalog(args: argparse.Namespace) -> int:
+    from provscore.oracle.catalog import find_catalog, read_catalog
+
+    oracle = Path(args.oracle)
+    if not oracle.is_dir():
+        raise InputError("oracle dir does not exist", path=str(oracle))
+    path = find_catalog(oracle)
+    if path is None:
+        raise InputError("no property catalog (properties.toml or properties.yaml)",
+                         path=str(oracle))
+    catalog = read_catalog(path)
+    checks = sum(1 for p in catalog.properties if p.check is not None)
+    print(f"provscore: {path}: {len(catalog.properties)} properties ({checks} with a check "
+          f"function): {', '.join(p.id for p in catalog.properties)}")
+    return ExitCode.PASS
 
 
 def _cmd_lock(args: argparse.Namespace) -> int:
@@ -273,7 +382,7 @@ def _cmd_ledger(args: argparse.Namespace) -> int:
         raise InputError("oracle dir does not exist", path=str(oracle))
     if args.ledger_cmd == "record":
         for r in args.results:
-            if not Path(r).is_file():
+            if not os.path.lexists(r):
                 raise InputError("results file not found", path=r)
         written, path = record_results(oracle, [Path(r) for r in args.results],
                                        run_id=args.run_id, env=args.env)
@@ -315,12 +424,38 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"score": _cmd_score, "explain": _cmd_explain, "demo": _cmd_demo,
-            "lock": _cmd_lock, "ledger": _cmd_ledger}
+            "lock": _cmd_lock, "ledger": _cmd_ledger, "graph": _cmd_graph,
+            "coverage": _cmd_coverage, "catalog": _cmd_catalog}
+
+
+class _Terminated(BaseException):
+    """SIGTERM, raised so that every ``finally`` runs (no temp file is left behind)."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
+def _subject(args: argparse.Namespace) -> str:
+    """What the command was working on, for the message of an unexpected error."""
+    if args.command == "score":
+        source = (f"--head {args.head}" if args.head else "--staged" if args.staged
+                  else f"--diff {args.diff}")
+        return f"scoring {source} against --base {args.base} in {args.repo}"
+    if args.command == "ledger":
+        return f"ledger {args.ledger_cmd} {args.oracle}"
+    if args.command == "lock":
+        return f"locking fixtures into {args.out}"
+    return f"running {args.command}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
     args = parser.parse_args(argv)
+    try:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread: leave signals alone
+        previous = None
     try:
         return COMMANDS[args.command](args)
     except ProvscoreError as exc:
@@ -329,14 +464,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("provscore: interrupted", file=sys.stderr)
         return ExitCode.INTERRUPTED
+    except _Terminated:
+        print("provscore: terminated", file=sys.stderr)
+        return ExitCode.TERMINATED
     except BrokenPipeError:
         return ExitCode.PASS
     except Exception as exc:  # never a traceback for users; PROVSCORE_DEBUG=1 shows it
         if os.environ.get("PROVSCORE_DEBUG"):
             raise
-        print(f"provscore: internal error: {type(exc).__name__}: {exc} "
-              "(set PROVSCORE_DEBUG=1 for a traceback)", file=sys.stderr)
+        print(f"provscore: internal error while {_subject(args)}: {type(exc).__name__}: "
+              f"{exc} (set PROVSCORE_DEBUG=1 for a traceback)", file=sys.stderr)
         return ExitCode.ERROR
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def entry() -> None:

@@ -18,6 +18,7 @@ class ExitCode(enum.IntEnum):
     REJECT = 2  # including an unscored patch
     ERROR = 3  # provscore could not run: bad arguments, unreadable input
     INTERRUPTED = 130  # Ctrl-C, as a shell reports SIGINT
+    TERMINATED = 143  # SIGTERM, as a shell reports it
 
 
 class ProvscoreError(Exception):

@@ -13,7 +13,7 @@ from provscore.checks.ledgers import check_freeze_ledger
 from provscore.model import Action
 from provscore.oracle.contract import Contract, load_oracle_contract
 from provscore.oracle.flake import append_rows, read_flake_ledger
-from provscore.oracle.load import load_oracle
+from provscore.oracle.load import load_oracle, oracle_input_exists
 from provscore.results import Verdict, by_node_id, load_many
 from provscore.session import Session
 
@@ -54,7 +54,7 @@ def record_results(oracle: Path, results: list[Path], *, run_id: str | None,
     """Append one flake-ledger row per test id and run (pass/fail only)."""
     contract: Contract = load_oracle_contract(oracle)
     target = contract.oracle_path(oracle, contract.flake_ledger_path)
-    if target.is_file():
+    if oracle_input_exists(target, "flake ledger"):
         read_flake_ledger(target)  # refuse to append to a malformed ledger
     runs = load_many(results)
     now = datetime.now(UTC).isoformat(timespec="seconds")

@@ -13,16 +13,28 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 
+from provscore.callgraph.analysis import (
+    GraphFacts,
+    PropertyCode,
+    analyse_graph,
+    base_graph,
+    oracle_sources,
+    test_support_paths,
+)
 from provscore.callgraph.data_files import read_by_base_tests
+from provscore.callgraph.graph import CallGraph
 from provscore.callgraph.helpers import HelperIndex, skipping_conftest_fixtures
+from provscore.callgraph.touched import TouchedSymbol
 from provscore.change.diff import ChangeSet
 from provscore.change.git import PathsAt, Repo
 from provscore.change.stage import Change, read_change
 from provscore.change.writeset import WriteSet, build_write_set, classify_path
 from provscore.checks import IndependentFacts, OracleFacts, StaticFacts, run_stage
+from provscore.errors import InputError
 from provscore.evidence import EvidenceKind
 from provscore.evidence.stage import AnalysedFiles, analyse_files
-from provscore.model import Finding, PathRole
+from provscore.model import Decision, Finding, PathRole
+from provscore.oracle.catalog import Catalog
 from provscore.oracle.contract import Contract
 from provscore.oracle.flake import flake_states
 from provscore.oracle.freeze import frozen_ids
@@ -31,6 +43,7 @@ from provscore.oracle.load import (
     fixture_digests,
     load_oracle,
     oracle_prefixes,
+    oracle_python_files,
     property_files,
 )
 from provscore.progress import Progress
@@ -39,7 +52,8 @@ from provscore.registry import Stage
 from provscore.report.build import ReportInputs, build_report, repository_anchor, selection_info
 from provscore.report.model import Report
 from provscore.results import by_node_id, load_many
-from provscore.results.votes import count_votes
+from provscore.results.coverage import CoverageInputs, assemble, property_resolver
+from provscore.results.votes import agent_written_tests, count_votes
 from provscore.scoring import Policy, ScoreInputs, decide, not_evaluated_gates
 from provscore.scoring.selection import ActiveRules, all_rules, deselected_gates
 from provscore.session import Session
@@ -59,12 +73,41 @@ class ScoreRequest:
     # Lint mode (pre-commit, CI lint stages): gate 10 is not evaluated and the best
     # decision is `review`, never `pass`.
     static_only: bool = False
+    # Score the index against base (pre-commit): ``git diff --cached``, no ``diff``/``head``.
+    staged: bool = False
     # The rule selection (scoring/selection.py), applied to the findings before the
     # decision; None: every rule.
     rules: ActiveRules | None = None
     config_source: str | None = None  # where [tool.provscore] came from, for the report
     # Called as work advances (stage, done, total): the CLI's progress line.
     progress: Progress | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Revisions:
+    """The commits a request names: ``tip`` is --base resolved; ``base`` is what the patch
+    is scored against: the merge base of tip and head (what ``git diff tip...head`` and a
+    pull request show) with --head or --staged, tip itself for a diff."""
+
+    tip: str
+    base: str
+    head: str | None
+    merged: bool = False  # base is the merge base (--head, --staged)
+
+    @property
+    def merge_base(self) -> str | None:
+        return self.base if self.merged else None
+
+
+def resolve_revisions(req: ScoreRequest, repo: Repo) -> Revisions:
+    # --base HEAD before the first commit is the empty tree (Repo.resolve_base).
+    tip = repo.resolve_base(req.base)
+    if req.head:
+        head = repo.resolve(req.head)
+        return Revisions(tip, repo.merge_base(tip, head), head, merged=True)
+    if req.staged and not repo.unborn():  # the commit being made sits on HEAD
+        return Revisions(tip, repo.merge_base(tip, repo.resolve("HEAD")), None, merged=True)
+    return Revisions(tip, tip, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,11 +163,20 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
     tables = session.evidence_tables(contract.assertion_helpers)
     prefixes = oracle_prefixes(repo.top, req.oracle_dir)
 
-    def role_of(path: str) -> PathRole:
+    def path_role(path: str) -> PathRole:
         return classify_path(path, config, oracle_prefixes=prefixes,
                              fixture_roots=contract.fixture_roots)
 
-    lookup = HelperIndex(repo, change.base_sha, config, tables, change.post_images)
+    catalog = oracle.catalog if oracle else None
+    extra = oracle_sources(oracle_python_files(req.oracle_dir)) if req.oracle_dir else None
+    graph = base_graph(repo, change.base_sha, config, session.cache, extra)
+    support = test_support_paths(graph, path_role)
+
+    def role_of(path: str) -> PathRole:
+        return PathRole.HELPER if path in support else path_role(path)
+
+    lookup = HelperIndex(repo, change.base_sha, config, tables, change.post_images,
+                         support=support, modules=graph.index.by_name)
     analysed = analyse_files(change, role_of, config, tables, lookup, req.progress)
     skipping = skipping_conftest_fixtures(repo, change.base_sha, analysed.pairs,
                                           change.post_images, config, tables)
@@ -132,27 +184,43 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
     write_set = build_write_set(change.changes, config, oracle_prefixes=prefixes,
                                 fixture_roots=contract.fixture_roots,
                                 runner_sections_changed=change.runner.sections_changed)
+    write_set = WriteSet(tuple(replace(e, role=PathRole.HELPER) if e.path in support else e
+                               for e in write_set.entries))
     expected = {it.detail for p in analysed.pairs if p.post for it in p.post.items
                 if it.kind is EvidenceKind.EXPECTED_READ and it.detail}
     expected |= read_by_base_tests(repo, change.base_sha, change.changes, config)
+    graph_facts = analyse_graph(repo, graph, change.base_sha, change.changes,
+                                change.post_images, config, session.cache, role_of,
+                                _property_code(catalog), extra)
     return StaticFacts(change, analysed, provenance, write_set, frozenset(expected), contract,
-                       approvals, frozen)
+                       approvals, frozen, graph_facts)
+
+
+def _property_code(catalog: Catalog | None) -> tuple[PropertyCode, ...] | None:
+    if catalog is None:
+        return None
+    return tuple(PropertyCode(p.id, p.covers, p.check.file if p.check else None,
+                              p.check.function if p.check else None)
+                 for p in catalog.properties)
 
 
 def run_static(req: ScoreRequest, session: Session | None = None,
                oracle: OracleInputs | None = None, *, repo: Repo | None = None,
-               base_sha: str | None = None) -> StaticResult:
+               revs: Revisions | None = None) -> StaticResult:
     """The static stages: diff → images → evidence → provenance → static findings.
 
-    ``repo``/``base_sha``: an already opened repository and resolved base (score() has
+    ``repo``/``revs``: an already opened repository and resolved revisions (score() has
     them), so git is not asked twice."""
     session = session or Session.load()
     repo = repo or Repo(req.repo)
-    base_sha = base_sha or repo.resolve_base(req.base)
-    head_sha = repo.resolve(req.head) if req.head else None
-    origin = f"git diff {req.base} {req.head}" if head_sha else req.diff_origin
-    change = read_change(repo, base_sha, head_sha, req.diff or b"", origin,
-                         session.option_effects)
+    revs = revs or resolve_revisions(req, repo)
+    base_sha, head_sha = revs.base, revs.head
+    diff, origin = req.diff or b"", req.diff_origin
+    if head_sha:
+        origin = f"git diff {req.base}...{req.head}"
+    elif req.staged:
+        diff, origin = repo.staged_diff(base_sha), "git diff --cached"
+    change = read_change(repo, base_sha, head_sha, diff, origin, session.option_effects)
     facts = _static_facts(session, req, repo, change, oracle)
     findings = run_stage(session.registry, session.detectors, Stage.STATIC, facts)
     return StaticResult(facts, tuple(sorted(findings, key=Finding.report_key)))
@@ -165,25 +233,41 @@ def score(req: ScoreRequest, session: Session | None = None) -> Report:
     today = req.today or date.today()
     oracle = load_oracle(req.oracle_dir, contract)
     repo = Repo(req.repo)
-    base_sha = repo.resolve_base(req.base)
+    revs = resolve_revisions(req, repo)
+    base_sha = revs.base
     digests = fixture_digests(repo, base_sha, oracle.freeze_rows, contract.canonical_json)
     oracle = replace(oracle, frozen=frozen_ids(
         oracle.freeze_rows, today=today, fixture_digests=digests, results=oracle.flake_rows,
         unfreeze_streak=contract.reentry_streak))
     runs = load_many(req.results, repo_root_hint=str(repo.top)) if req.results else ()
-    static = run_static(req, session, oracle, repo=repo, base_sha=base_sha)
+    static = run_static(req, session, oracle, repo=repo, revs=revs)
     base_files = PathsAt(repo, base_sha)
+    where = ReportInputs(str(req.repo), revs.tip, static.head_sha,
+                         None if req.head else static.facts.change.origin,
+                         str(req.oracle_dir) if req.oracle_dir else None,
+                         tuple(str(p) for p in req.results), revs.merge_base,
+                         repository_anchor(base_files, static.write_set), req.config_source)
+    if static.facts.change.nothing_to_score is not None:
+        return _empty_report(session, req, static, where)
     post = _post_images(repo, base_sha, static, oracle)
     oracle_facts = OracleFacts(static.facts, oracle, post.get, digests, today, base_files.exists)
     findings = [*static.findings,
                 *run_stage(session.registry, session.detectors, Stage.ORACLE, oracle_facts)]
     flake = flake_states(oracle.flake_rows, window=contract.flake_window,
                          reentry_streak=contract.reentry_streak) if oracle.flake_rows else {}
+    graph = static.facts.graph
+    is_property = property_files(req.oracle_dir)
+    property_of = property_resolver(oracle.catalog, req.oracle_dir)
     votes = count_votes(by_node_id(runs), prov=static.provenance,
                         exists_at_base=base_files.exists, frozen=oracle.frozen, flake=flake,
-                        is_property=property_files(req.oracle_dir))
+                        is_property=is_property,
+                        missing_at_base=graph.base_tests.missing if graph else lambda _: "",
+                        property_of=property_of)
+    coverage = None if graph is None else assemble(
+        _coverage_inputs(graph, static, oracle, contract), votes, property_of, is_property)
     findings += run_stage(session.registry, session.detectors, Stage.INDEPENDENT,
-                          IndependentFacts(votes, len(runs), req.static_only))
+                          IndependentFacts(votes, len(runs), req.static_only, coverage,
+                                           contract))
     # The one place the rule selection applies: after every detector, before the decision.
     active = req.rules or all_rules(session.registry)
     in_force, left_out = active.split(findings)
@@ -194,14 +278,36 @@ def score(req: ScoreRequest, session: Session | None = None) -> Report:
                **not_evaluated_gates(oracle, req.static_only)}
     judgement = decide(in_force, inputs, Policy.from_contract(contract),
                        session.registry.gates, skipped, static_only=req.static_only)
-    where = ReportInputs(str(req.repo), static.base_sha, static.head_sha,
-                         None if req.head else req.diff_origin,
-                         str(req.oracle_dir) if req.oracle_dir else None,
-                         tuple(str(p) for p in req.results),
-                         repository_anchor(base_files, static.write_set), req.config_source)
     return build_report(where, static.provenance, static.write_set,
                         tuple(sorted(in_force, key=Finding.report_key)), judgement,
-                        session.registry, votes.votes, selection_info(active, left_out))
+                        session.registry, votes.votes, coverage,
+                        selection_info(active, left_out))
+
+
+def _coverage_inputs(graph: GraphFacts, static: StaticResult, oracle: OracleInputs,
+                     contract: Contract) -> CoverageInputs:
+    added, rewritten = agent_written_tests(static.provenance)
+    removed = {t.pre.node_id for t in static.provenance.tests
+               if t.pre is not None and t.post is None}
+    return CoverageInputs(graph.touched, graph.base_tests.collected, graph.post.stats,
+                          oracle.catalog, oracle.freeze_rows, oracle.frozen,
+                          frozenset(added | rewritten | removed), contract.min_base_share)
+
+
+def _empty_report(session: Session, req: ScoreRequest, static: StaticResult,
+                  where: ReportInputs) -> Report:
+    """A patch that changes nothing: its PS904 (or other static findings) and the
+    contract's ``empty_patch`` decision; no oracle or off-tree gate has anything to judge."""
+    contract = req.contract
+    active = req.rules or all_rules(session.registry)
+    findings, left_out = active.split(static.findings)
+    skipped = {**deselected_gates(active, session.registry),
+               **not_evaluated_gates(OracleInputs(), req.static_only)}
+    judgement = decide(findings, ScoreInputs(), Policy.from_contract(contract),
+                       session.registry.gates, skipped, static_only=req.static_only,
+                       empty=Decision(contract.empty_patch))
+    return build_report(where, static.provenance, static.write_set, findings, judgement,
+                        session.registry, selection=selection_info(active, left_out))
 
 
 def _post_images(repo: Repo, base_sha: str, static: StaticResult, oracle: OracleInputs
@@ -213,3 +319,25 @@ def _post_images(repo: Repo, base_sha: str, static: StaticResult, oracle: Oracle
         locked = [p for p in oracle.lock.entries if p not in post]
         post.update(repo.read_blobs(base_sha, locked))
     return post
+
+
+def graph_at_rev(repo_path: Path, rev: str, session: Session) -> CallGraph:
+    """The call graph of a revision (``provscore graph``), collection rules from it."""
+    repo = Repo(repo_path)
+    sha = repo.resolve(rev)
+    change = read_change(repo, sha, None, b"", f"graph {rev}", session.option_effects)
+    return base_graph(repo, sha, change.runner.collection, session.cache)
+
+
+def touched_coverage(req: ScoreRequest, session: Session | None = None
+                     ) -> tuple[TouchedSymbol, ...]:
+    """Every touched symbol with the base tests and properties that reach it
+    (``provscore coverage``): the static stages only, no results."""
+    session = session or Session.load()
+    oracle = load_oracle(req.oracle_dir, req.contract)
+    static = run_static(req, session, oracle)
+    if static.facts.change.diff_error is not None:
+        raise InputError(f"diff does not parse: {static.facts.change.diff_error}",
+                         path=req.diff_origin)
+    graph = static.facts.graph
+    return graph.touched if graph is not None else ()

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from provscore.callgraph.cache import SummaryCache
 from provscore.change.options import OptionEffects
 from provscore.checks import DETECTORS
 from provscore.checks.suppression import check_kinds
@@ -31,19 +32,24 @@ class Session:
     # Evidence tables per set of extra assertion helpers (a contract may add some).
     _tables: dict[tuple[str, ...], Tables] = field(default_factory=dict, repr=False,
                                                    compare=False)
+    # Call-graph summaries by blob hash: in memory, and in SQLite when given a path.
+    cache: SummaryCache = field(default_factory=SummaryCache, repr=False, compare=False)
 
     @classmethod
     def load(cls, rules_dir: Path | None = None,
-             detectors: DetectorTable | None = None) -> Session:
+             detectors: DetectorTable | None = None,
+             cache: SummaryCache | None = None) -> Session:
         """Load ``rules/*.toml`` (default: the installed registry) and bind every rule to
-        its detector; a rule without one, or a detector without a rule, is an error."""
+        its detector; a rule without one, or a detector without a rule, is an error.
+        ``cache``: the call-graph summary cache (default: in memory only)."""
         table = detectors or DETECTORS
         registry = load_registry(rules_dir, table)
         check_kinds(registry)
         return cls(registry, table,
                    Strength.from_patterns(registry.pattern("strength"),
                                           registry.pattern("conditions")),
-                   OptionEffects.from_patterns(registry.pattern("runner_options")))
+                   OptionEffects.from_patterns(registry.pattern("runner_options")),
+                   cache=cache or SummaryCache())
 
     def evidence_tables(self, extra_helpers: Sequence[str] = ()) -> Tables:
         """The collectors' qualified-name tables, plus a contract's assertion helpers."""

@@ -90,7 +90,10 @@ def pre_images_from_patch(text: str) -> dict[str, str]:
                     lines[ln.old_no] = ln.text
         last = max(lines, default=0)
         body = "".join(lines.get(i, FILLER) for i in range(1, last + 1))
-        if not f.old_no_eol:
+        # A last hunk without trailing context ends the file (git matches it only there).
+        ends_file = bool(f.hunks) and f.hunks[-1].lines[-1:] != () and \
+            f.hunks[-1].lines[-1].kind != " "
+        if not f.old_no_eol and not ends_file:
             body += FILLER
         images[f.old_path] = body
     return images

@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
+from agreement import assert_git_agrees
 
 from provscore.pipeline import ScoreRequest, score
 from provscore.report.model import Report
@@ -16,6 +18,8 @@ from provscore.session import Session
 from provscore.testing import GIT_ENV
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
+# The CLI's call-graph cache goes to a temporary directory, never the user's ~/.cache.
+os.environ.setdefault("PROVSCORE_CACHE_DIR", tempfile.mkdtemp(prefix="provscore-cache-"))
 # One session for the whole test run, as a batch worker would keep one.
 SESSION = Session.load()
 
@@ -78,6 +82,8 @@ class GitRepo:
         return out
 
     def score(self, diff: bytes, base: str = "HEAD", **kw: object) -> Report:
+        """Score ``diff``; first check that provscore reads it as `git apply` applies it."""
+        assert_git_agrees(self.root, base, diff)
         return score(ScoreRequest(repo=self.root, base=base, diff=diff, **kw),  # type: ignore[arg-type]
                      SESSION)
 

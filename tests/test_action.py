@@ -128,11 +128,17 @@ def github() -> Iterator[FakeGitHub]:
 
 def _shims(bin_dir: Path, log: Path) -> None:
     """``provscore`` and ``python`` on PATH run this checkout's provscore with the test's
-    interpreter; every provscore invocation is appended to ``log``."""
+    interpreter (the stand-in for the Action's pip install); every provscore invocation
+    is appended to ``log``. The Action runs Python isolated (``-I``), which would ignore
+    the PYTHONPATH that points at this checkout: the shim gives ``-P`` instead, which
+    keeps the working directory (the patched checkout) off ``sys.path`` just the same."""
     bin_dir.mkdir(parents=True)
     (bin_dir / "provscore").write_text(
-        f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{log}"\nexec "{sys.executable}" -m provscore "$@"\n')
-    (bin_dir / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+        f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{log}"\n'
+        f'exec "{sys.executable}" -P -m provscore "$@"\n')
+    (bin_dir / "python").write_text(
+        '#!/bin/sh\nif [ "$1" = "-I" ]; then shift; set -- -P "$@"; fi\n'
+        f'exec "{sys.executable}" "$@"\n')
     for shim in bin_dir.iterdir():
         shim.chmod(0o755)
 

@@ -105,7 +105,7 @@ def test_bad_inputs_exit_3_with_one_line(repo: GitRepo, tmp_path: Path) -> None:
                         "-", stdin=b""), "nope")
     _one_line_error(run("score", "--repo", str(tmp_path), "--base", "HEAD", "--diff", "-",
                         stdin=b""), "not a git repository")
-    _one_line_error(run("score", "--base", "HEAD"), "--head")
+    _one_line_error(run("score", "--base", "HEAD", cwd=tmp_path), "--head")
     _one_line_error(run("score", "--repo", str(repo.root), "--base", "HEAD", "--diff", "-",
                         "--oracle", str(tmp_path / "no-oracle"), stdin=b""), "no-oracle")
     _one_line_error(run("frobnicate"), "invalid choice")

@@ -53,6 +53,7 @@ added_penalty_cap = 0.1
 max_changed_files = 30
 property_trials = 200
 property_timeout_s = 120.5
+empty_patch = "review"
 
 [fixtures]
 lock_path = "locks/fixtures.lock"
@@ -76,6 +77,11 @@ flake_window = 7
 reentry_streak = 12
 parked_budget = 3
 forbid_new_skip_markers = ["pytest.mark.skip"]
+
+[coverage]
+min_base_share = 0.25
+uncovered_action = "info"
+uncovered_none_action = "penalty"
 
 [rules]
 required = ["PS1", "PS301"]
@@ -127,7 +133,7 @@ def test_full_valid_file(tmp_path: Path) -> None:
     assert c.removed_penalty == 0.1 and c.removed_penalty_cap == 0.4
     assert c.added_penalty == 0.02 and c.added_penalty_cap == 0.1
     assert c.max_changed_files == 30 and c.property_trials == 200
-    assert c.property_timeout_s == 120.5
+    assert c.property_timeout_s == 120.5 and c.empty_patch == "review"
     assert c.lock_path == "locks/fixtures.lock"
     assert c.allow_prefixes == ("docs/screenshots/", "tests/goldens/images")
     assert c.fixture_roots == ("tests/golden",)
@@ -139,6 +145,8 @@ def test_full_valid_file(tmp_path: Path) -> None:
         "freeze.jsonl", "ledger.jsonl", "approvals.toml")
     assert (c.flake_window, c.reentry_streak, c.parked_budget) == (7, 12, 3)
     assert c.forbid_new_skip_markers == ("pytest.mark.skip",)
+    assert (c.min_base_share, c.uncovered_action, c.uncovered_none_action) == (
+        0.25, "info", "penalty")
     assert (c.required_rules, c.required_actions) == (("PS1", "PS301"), ("reject",))
     # every field was set away from its default, so the file exercises every key
     defaults = Contract()
@@ -207,7 +215,7 @@ def test_oracle_dir_missing_is_an_error(tmp_path: Path) -> None:
 
 
 def test_missing_contract_file_is_an_error(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match=r"nope\.toml: cannot read contract"):
+    with pytest.raises(InputError, match=r"nope\.toml: contract not found"):
         load_contract(tmp_path / "nope.toml")
 
 

@@ -273,15 +273,23 @@ def test_oracle_property_votes_and_its_failure_is_ps504(repo: GitRepo, tmp_path:
     oracle = tmp_path / "oracle"
     oracle.mkdir()
     (oracle / "properties.py").write_text(PROPERTY)
+    # Only the property's results are given: this contract does not require the base
+    # tests' results (the corpus share, and the tests that also reach clamp).
+    (oracle / "score_contract.toml").write_text(
+        '[coverage]\nmin_base_share = 0.0\nuncovered_action = "info"\n')
     good = repo.diff({"src/calc.py": fix_clamp()})
     results = _property_run(repo, good, oracle, tmp_path / "good.xml")
     report = score(ScoreRequest(repo=repo.root, base="HEAD", diff=good, results=(results,),
-                                oracle_dir=oracle))
+                                oracle_dir=oracle, contract=load_oracle_contract(oracle)))
     assert report.decision is Decision.PASS, codes(report)
+    assert report.coverage is not None
+    assert [(s.symbol, s.status, [p.name for p in s.properties])
+            for s in report.coverage.symbols] == [
+        ("calc:clamp", "partial", ["properties.py::test_clamp_stays_in_window"])]
     assert [r.status for r in report.results] == ["property_passed"]
     bad = repo.diff({"src/calc.py": CALC.replace("return max(lo, min(x, hi))", "return x")})
     results = _property_run(repo, bad, oracle, tmp_path / "bad.xml")
     report = score(ScoreRequest(repo=repo.root, base="HEAD", diff=bad, results=(results,),
-                                oracle_dir=oracle))
+                                oracle_dir=oracle, contract=load_oracle_contract(oracle)))
     assert report.decision is Decision.REJECT and "PS504" in codes(report)
     assert report.first_cause is not None and report.first_cause.code == "PS504"

@@ -349,7 +349,7 @@ def test_read_lock_malformed(tmp_path: Path, text: str, pattern: str) -> None:
 
 
 def test_read_lock_missing_file(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match=r"fixtures\.lock: cannot read fixture lock"):
+    with pytest.raises(InputError, match=r"fixtures\.lock: fixture lock not found"):
         read_lock(tmp_path / "fixtures.lock")
 
 

@@ -579,7 +579,10 @@ def test_github_annotations_are_one_command_per_line(reports: dict[str, Report],
                                                      scenario: str) -> None:
     report = reports[scenario]
     lines = RENDERERS["github"](report, OPTIONS).splitlines()
-    assert len(lines) == 1 + len(report.findings)
+    coverage = 1 if report.coverage is not None else 0  # one notice: what covers the code
+    assert len(lines) == 1 + len(report.findings) + coverage
+    if coverage:
+        assert lines.pop().startswith("::notice title=provscore coverage::touched symbols: ")
     for line, f in zip(lines[1:], report.findings, strict=True):
         m = _COMMAND.match(line)
         assert m, line
@@ -598,8 +601,11 @@ def test_github_annotations_are_one_command_per_line(reports: dict[str, Report],
 
 
 def test_github_decision_line_and_quiet(reports: dict[str, Report]) -> None:
-    assert RENDERERS["github"](reports["clean"], OPTIONS) == \
+    assert RENDERERS["github"](reports["clean"], OPTIONS) == (
         "::notice title=provscore PASS::merge score 1.0000\n"
+        "::notice title=provscore coverage::touched symbols: calc:add: covered; base corpus: "
+        "results name 2 of 2 collected base tests (100.0%25; the contract requires 100%25); "
+        "call graph: 2 calls, 2 resolved, 0 external, 0 builtin, 0 unknown\n")
     quiet = RENDERERS["github"](reports["demo"], RenderOptions(quiet=True))
     assert quiet.startswith("::error title=provscore REJECT::merge score unscored; first cause: "
                             "gate 4 runner-channels: PS302 at tests/conftest.py: ")

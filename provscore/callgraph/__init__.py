@@ -1,6 +1,10 @@
-"""Cross-module lookups over the tree at base: which imported names are helper oracles,
-which conftest fixtures skip, which tests read a data file.
+"""The call graph of the tree at base (and after the patch) and what is looked up in it.
 
-This is where the call graph (functions, calls and imports as a networkx graph, cached
-per blob) will live; today's lookups are the first of its uses.
+``summary`` reads one file with the stdlib ``ast`` into a compact, path-independent
+summary; ``cache`` keeps summaries (and built graphs) in SQLite by blob hash; ``resolve``
+and ``graph`` turn every summary of a tree into the networkx graph; ``touched`` maps changed
+lines to symbols and finds the tests and properties that reach them; ``corpus`` enumerates
+the base tests; ``analysis`` is the pipeline's entry point; ``export`` writes the graph.
+``helpers`` and ``data_files`` are the cross-module lookups the evidence stage uses:
+helper oracles in other modules, skipping conftest fixtures, data files base tests read.
 """

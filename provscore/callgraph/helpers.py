@@ -28,9 +28,15 @@ class HelperIndex:
     the module). Each module is classified once; an import cycle reads as nothing."""
 
     def __init__(self, repo: Repo, base: str, config: CollectionConfig, tables: Tables,
-                 post_images: Mapping[str, bytes | None]) -> None:
+                 post_images: Mapping[str, bytes | None], *,
+                 support: frozenset[str] = frozenset(),
+                 modules: Mapping[str, str] | None = None) -> None:
+        """``support``: production-role paths the call graph found to be test support
+        (they are read like test helpers); ``modules``: module name -> path at base."""
         self.repo, self.base, self.config, self.tables = repo, base, config, tables
         self.post_images = post_images
+        self.support = support
+        self.modules = modules or {}
         self._tree: set[str] | None = None
         self._cache: dict[str, _ModuleOffer] = {}
 
@@ -69,9 +75,10 @@ class HelperIndex:
         else:
             stem = module.replace(".", "/")
         tree = self._paths()
-        for candidate in (f"{stem}.py", f"{stem}/__init__.py", f"src/{stem}.py",
-                          f"src/{stem}/__init__.py"):
-            if candidate in tree and _worth_reading(candidate):
+        known = self.modules.get(stem.replace("/", "."))
+        for candidate in (*([known] if known else []), f"{stem}.py", f"{stem}/__init__.py",
+                          f"src/{stem}.py", f"src/{stem}/__init__.py"):
+            if candidate in tree and (candidate in self.support or _worth_reading(candidate)):
                 return self._offer(candidate), name
         return None
 

@@ -18,6 +18,7 @@ from typing import Any
 from unidiff import PatchSet  # type: ignore[attr-defined]  # untyped; re-exported
 from unidiff.errors import UnidiffParseError
 
+from provscore.change.strict import c_unquote
 from provscore.errors import InputError
 
 
@@ -139,32 +140,9 @@ def check_path(path: str) -> tuple[str, str | None]:
     return norm, None
 
 
-_C_ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
-
-
 def unquote_path(raw: str) -> str:
     """Undo git's C-style quoting (``"a/t\\303\\274st.py"``); other paths are returned as-is."""
-    if len(raw) < 2 or not (raw.startswith('"') and raw.endswith('"')):
-        return raw
-    body = raw[1:-1]
-    out = bytearray()
-    i = 0
-    while i < len(body):
-        ch = body[i]
-        if ch == "\\" and i + 1 < len(body):
-            nxt = body[i + 1]
-            octal = body[i + 1:i + 4]
-            if len(octal) == 3 and all(c in "01234567" for c in octal):
-                out.append(int(body[i + 1:i + 4], 8) & 0xFF)
-                i += 4
-                continue
-            if nxt in _C_ESCAPES:
-                out.append(_C_ESCAPES[nxt])
-                i += 2
-                continue
-        out += ch.encode("utf-8", "surrogateescape")
-        i += 1
-    return out.decode("utf-8", "surrogateescape")
+    return c_unquote(raw)
 
 
 def _strip_prefix(raw: str | None, prefix: str) -> str | None:
@@ -248,10 +226,12 @@ def _convert_file(pf: Any) -> FileChange:
     if "copy from" in info or "rename from" in info:
         old_raw = unquote_path(info.get("copy from") or info.get("rename from") or "")
         new_raw = unquote_path(info.get("copy to") or info.get("rename to") or "") or new_raw
-    # git marks deletions and additions with /dev/null; unidiff's flags agree.
-    if pf.is_added_file:
+    # Only /dev/null (or git's new/deleted file mode, which unidiff turns into it) makes
+    # an addition or a deletion: a hunk `@@ -1 +0,0 @@` empties a file and keeps it, as
+    # git does (unidiff's is_removed_file would read it as deleted).
+    if pf.source_file == "/dev/null":
         old_raw = None
-    if pf.is_removed_file:
+    if pf.target_file == "/dev/null":
         new_raw = None
 
     unsafe: str | None = None
@@ -302,3 +282,24 @@ def _convert_file(pf: Any) -> FileChange:
 def decode_diff(data: bytes) -> str:
     """Decode diff bytes without ever failing: non-UTF-8 bytes survive as surrogates."""
     return data.decode("utf-8", errors="surrogateescape")
+
+
+def check_sections(changes: ChangeSet, *, origin: str = "<diff>") -> None:
+    """Refuse a diff that changes one path in two sections (PS901).
+
+    Tools disagree about a second section for a path already patched (git applies it to
+    the first one's result, a reader of each section alone to base). The one exception
+    is what git itself writes for a file replaced by another type (a symlink): a
+    deletion of the path followed by its addition.
+    """
+    seen: dict[str, FileStatus] = {}
+    for f in changes.files:
+        written = [f.old_path] if f.status in (FileStatus.RENAMED, FileStatus.DELETED) else []
+        written += [f.new_path] if f.new_path else []
+        for path in dict.fromkeys(p for p in written if p):
+            before = seen.get(path)
+            if before is not None and not (before is FileStatus.DELETED
+                                           and f.status is FileStatus.ADDED):
+                raise DiffParseError(f"the diff changes {path!r} in more than one section; "
+                                     "patch tools apply such a diff differently", path=origin)
+            seen[path] = f.status

@@ -1,14 +1,16 @@
 """Read-only access to a git repository: revisions, trees and blobs.
 
-All trusted content is read from git objects, never from the working tree.
-Blobs for many paths are read through one ``git cat-file --batch`` process.
+All trusted content is read from git objects, never from the working tree. Paths are
+only ever read from ``-z`` listings, and blobs by object id through one ``git cat-file
+--batch`` process: a path is never written into a request line, so a file name holding a
+newline (or anything else) cannot make one object stand for another.
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, KeysView, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,8 +20,18 @@ _GIT_ENV = {
     # Never let the user's config change what we read (textconv, external diff, pager).
     "GIT_CONFIG_NOSYSTEM": "1",
     "GIT_TERMINAL_PROMPT": "0",
+    "GIT_LITERAL_PATHSPECS": "1",
     "LC_ALL": "C",
 }
+# What a diff shows must not depend on attributes or drivers: every file as text (a
+# `binary` attribute in the patched tree cannot hide a module), no textconv, no
+# external diff, no user prefix or colour configuration.
+DIFF_OPTIONS = ("-c", "diff.noprefix=false", "-c", "diff.mnemonicPrefix=false",
+                "-c", "core.quotePath=true")
+DIFF_FLAGS = ("--no-color", "--no-ext-diff", "--no-textconv", "--text", "--full-index",
+              "--src-prefix=a/", "--dst-prefix=b/")
+SYMLINK_MODE = "120000"
+SUBMODULE_MODE = "160000"
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +42,37 @@ class TreeEntry:
     path: str
 
 
+@dataclass(frozen=True, slots=True)
+class RawChange:
+    """One path of a ``git diff --raw -z --no-renames`` listing: its state on each side
+    (mode and object id; a mode of ``000000`` is absent)."""
+
+    path: str
+    old_mode: str
+    new_mode: str
+    old_sha: str
+    new_sha: str
+
+    @property
+    def deleted(self) -> bool:
+        return self.new_mode == "000000"
+
+
+def parse_raw(out: bytes) -> list[RawChange]:
+    """Records of ``--raw -z --no-renames --no-abbrev``: ``:om nm os ns X\\0path\\0``."""
+    fields = out.split(b"\x00")
+    changes: list[RawChange] = []
+    i = 0
+    while i + 1 < len(fields) and fields[i]:
+        meta = fields[i].decode("ascii", "replace").lstrip(":").split()
+        path = fields[i + 1].decode("utf-8", "surrogateescape")
+        if len(meta) < 5:
+            raise GitError(f"unexpected git diff --raw record {fields[i][:80]!r}")
+        changes.append(RawChange(path, meta[0], meta[1], meta[2], meta[3]))
+        i += 2
+    return changes
+
+
 class Repo:
     """A git repository opened at ``root`` (any directory inside the work tree)."""
 
@@ -38,24 +81,34 @@ class Repo:
         if not path.is_dir():
             raise GitError("repository directory does not exist", path=str(root))
         self.root = path
-        top = self._run(["rev-parse", "--show-toplevel"], what="not a git repository").strip()
-        self.top = Path(top)
+        out = self._run(["rev-parse", "--path-format=absolute", "--show-toplevel",
+                         "--git-path", "objects"], what="not a git repository").splitlines()
+        self.top = Path(out[0].strip())
+        self.objects = out[1].strip() if len(out) > 1 else ""
+        self._trees: dict[str, dict[str, TreeEntry]] = {}
 
     def _run(self, args: Sequence[str], *, what: str, input: bytes | None = None) -> str:
-        return self._run_bytes(args, what=what, input=input).decode("utf-8", "surrogateescape")
+        return self.run_bytes(args, what=what, input=input).decode("utf-8", "surrogateescape")
 
-    def _run_bytes(self, args: Sequence[str], *, what: str, input: bytes | None = None) -> bytes:
-        env = {**os.environ, **_GIT_ENV}
-        try:
-            proc = subprocess.run(["git", "-C", str(self.root), *args], input=input,
-                                  capture_output=True, env=env, check=False)
-        except FileNotFoundError:
-            raise GitError("git is not installed or not on PATH") from None
+    def run_bytes(self, args: Sequence[str], *, what: str, input: bytes | None = None,
+                  env: Mapping[str, str] | None = None) -> bytes:
+        """git's stdout; a failure is a GitError with ``what`` and git's last line."""
+        proc = self.run_git(args, input=input, env=env)
         if proc.returncode != 0:
             detail = proc.stderr.decode("utf-8", "replace").strip().splitlines()
             tail = detail[-1] if detail else f"exit {proc.returncode}"
             raise GitError(f"{what}: {tail}", path=str(self.root))
         return proc.stdout
+
+    def run_git(self, args: Sequence[str], *, input: bytes | None = None,
+                env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+        """Run git in this repository with the fixed environment (plus ``env``)."""
+        full_env = {**os.environ, **_GIT_ENV, **(env or {})}
+        try:
+            return subprocess.run(["git", "-C", str(self.root), *args], input=input,
+                                  capture_output=True, env=full_env, check=False)
+        except FileNotFoundError:
+            raise GitError("git is not installed or not on PATH") from None
 
     def resolve(self, rev: str) -> str:
         """Full commit sha for a revision (branch, tag, sha, HEAD~2, ...)."""
@@ -71,39 +124,48 @@ class Repo:
         try:
             return self.resolve(rev)
         except GitError:
-            if rev != "HEAD" or not self._unborn():
+            empty = self.empty_tree()
+            if rev != empty and (rev != "HEAD" or not self.unborn()):
                 raise
+            return empty
+
+    def empty_tree(self) -> str:
+        """The object id of the empty tree in this repository's hash (sha1 or sha256)."""
         return self._run(["hash-object", "-t", "tree", "--stdin"], what="git hash-object",
                          input=b"").strip()
 
-    def _unborn(self) -> bool:
+    def unborn(self) -> bool:
         """HEAD names a branch that has no commit yet."""
-        env = {**os.environ, **_GIT_ENV}
-        head = subprocess.run(["git", "-C", str(self.root), "rev-parse", "--verify", "--quiet",
-                               "HEAD"], capture_output=True, env=env, check=False)
-        ref = subprocess.run(["git", "-C", str(self.root), "symbolic-ref", "--quiet", "HEAD"],
-                             capture_output=True, env=env, check=False)
+        head = self.run_git(["rev-parse", "--verify", "--quiet", "HEAD"])
+        ref = self.run_git(["symbolic-ref", "--quiet", "HEAD"])
         return head.returncode != 0 and ref.returncode == 0
+
+    def merge_base(self, base_sha: str, head_sha: str) -> str:
+        """The commit ``git diff base...head`` (and a pull request) compares against."""
+        return self._run(["merge-base", base_sha, head_sha],
+                         what=f"no merge base between {base_sha[:12]} and {head_sha[:12]}"
+                         ).strip()
 
     def diff(self, base: str, head: str) -> bytes:
         """The unified diff from base to head, with renames and copies detected."""
-        return self._run_bytes(
-            ["-c", "diff.noprefix=false", "diff", "--no-color", "--no-ext-diff",
-             "--no-textconv", "-M", "-C", "--full-index", base, head, "--"],
-            what="git diff failed")
+        return self.run_bytes([*DIFF_OPTIONS, "diff", *DIFF_FLAGS, "-M", "-C", base, head,
+                               "--"], what="git diff failed")
+
+    def raw_changes(self, base: str, head: str) -> list[RawChange]:
+        """Every path whose state differs between two commits (no rename pairing)."""
+        out = self.run_bytes(["diff-tree", "-r", "-z", "--raw", "--no-renames", "--no-abbrev",
+                              base, head, "--"], what="git diff-tree failed")
+        return parse_raw(out)
 
     def staged_diff(self, base: str) -> bytes:
         """The index against ``base``: what a commit made now would add (pre-commit)."""
-        return self._run_bytes(
-            ["-c", "diff.noprefix=false", "diff", "--cached", "--no-color", "--no-ext-diff",
-             "--no-textconv", "-M", "--full-index", self.resolve_base(base), "--"],
-            what="git diff --cached failed")
+        return self.run_bytes([*DIFF_OPTIONS, "diff", "--cached", *DIFF_FLAGS, "-M",
+                               self.resolve_base(base), "--"], what="git diff --cached failed")
 
     def grep_files(self, rev: str, text: str, pathspec: str = "*.py") -> list[str]:
         """Paths at ``rev`` whose contents contain ``text`` (fixed string)."""
-        env = {**os.environ, **_GIT_ENV}
-        proc = subprocess.run(["git", "-C", str(self.root), "grep", "-l", "-z", "-F", "-e", text,
-                               rev, "--", pathspec], capture_output=True, env=env, check=False)
+        proc = self.run_git(["grep", "-l", "-z", "-F", "-e", text, rev, "--", pathspec],
+                            env={"GIT_LITERAL_PATHSPECS": "0"})
         if proc.returncode == 1:  # no match
             return []
         if proc.returncode != 0:
@@ -115,41 +177,65 @@ class Repo:
 
     def ls_tree(self, rev: str) -> list[TreeEntry]:
         """Every file in the tree at ``rev`` (recursive)."""
-        out = self._run_bytes(["ls-tree", "-r", "-z", "--full-tree", rev],
-                              what="git ls-tree failed")
-        entries: list[TreeEntry] = []
+        return list(self.tree(rev).values())
+
+    def tree(self, rev: str) -> Mapping[str, TreeEntry]:
+        """Every file at ``rev`` by path, from one ``ls-tree -z`` (kept per revision)."""
+        cached = self._trees.get(rev)
+        if cached is not None:
+            return cached
+        out = self.run_bytes(["ls-tree", "-r", "-z", "--full-tree", rev, "--"],
+                             what="git ls-tree failed")
+        entries: dict[str, TreeEntry] = {}
         for rec in out.split(b"\x00"):
             if not rec:
                 continue
             meta, _, path = rec.partition(b"\t")
-            mode, kind, sha = meta.decode().split()
-            entries.append(TreeEntry(mode, kind, sha, path.decode("utf-8", "surrogateescape")))
+            mode, kind, sha = meta.decode("ascii", "replace").split()
+            name = path.decode("utf-8", "surrogateescape")
+            entries[name] = TreeEntry(mode, kind, sha, name)
+        if len(rev) == 40 and all(c in "0123456789abcdef" for c in rev):
+            self._trees[rev] = entries  # a sha names one tree forever; a ref may move
         return entries
 
+    def read_objects(self, shas: Iterable[str], *, env: Mapping[str, str] | None = None
+                     ) -> dict[str, bytes]:
+        """Contents of blobs by object id (one cat-file process); missing ids are absent."""
+        wanted = list(dict.fromkeys(s for s in shas if _is_sha(s)))
+        if not wanted:
+            return {}
+        request = "".join(f"{s}\n" for s in wanted).encode("ascii")
+        out = self.run_bytes(["cat-file", "--batch"], what="git cat-file failed",
+                             input=request, env=env)
+        result: dict[str, bytes] = {}
+        pos = 0
+        for sha in wanted:
+            end = out.index(b"\n", pos)
+            header = out[pos:end].decode("ascii", "replace").split()
+            pos = end + 1
+            if len(header) < 3 or header[1] == "missing":
+                continue
+            size = int(header[2])
+            if header[1] == "blob":
+                result[sha] = out[pos:pos + size]
+            pos += size + 1  # contents are followed by a newline
+        return result
+
     def read_blobs(self, rev: str, paths: Iterable[str]) -> dict[str, bytes | None]:
-        """Contents of ``rev:path`` for each path in one cat-file process; None when absent."""
+        """Contents at ``rev`` of each path; None when absent or not a file (a submodule)."""
         wanted = list(dict.fromkeys(paths))
         if not wanted:
             return {}
-        request = b"".join(f"{rev}:{p}".encode("utf-8", "surrogateescape") + b"\n"
-                           for p in wanted)
-        out = self._run_bytes(["cat-file", "--batch"], what="git cat-file failed", input=request)
-        result: dict[str, bytes | None] = {}
-        pos = 0
-        for path in wanted:
-            end = out.index(b"\n", pos)
-            header = out[pos:end].decode("utf-8", "surrogateescape")
-            pos = end + 1
-            if header.endswith(" missing") or header.endswith(" ambiguous"):
-                result[path] = None
-                continue
-            parts = header.split()
-            size = int(parts[2])
-            kind = parts[1]
-            data = out[pos:pos + size]
-            pos += size + 1  # contents are followed by a newline
-            result[path] = data if kind == "blob" else None
-        return result
+        tree = self.tree(rev)
+        entries = {p: tree.get(p) for p in wanted}
+        blobs = self.read_objects(e.sha for e in entries.values()
+                                  if e is not None and e.kind == "blob")
+        return {p: (blobs.get(e.sha) if e is not None and e.kind == "blob" else None)
+                for p, e in entries.items()}
+
+
+def _is_sha(text: str) -> bool:
+    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
 
 
 class PathsAt:
@@ -157,13 +243,10 @@ class PathsAt:
 
     def __init__(self, repo: Repo, rev: str) -> None:
         self.repo, self.rev = repo, rev
-        self._paths: set[str] | None = None
 
     def exists(self, path: str) -> bool:
-        return path in self.all()
+        return path in self.repo.tree(self.rev)
 
-    def all(self) -> set[str]:
+    def all(self) -> KeysView[str]:
         """Every file path at the revision."""
-        if self._paths is None:
-            self._paths = {e.path for e in self.repo.ls_tree(self.rev)}
-        return self._paths
+        return self.repo.tree(self.rev).keys()

@@ -1,8 +1,8 @@
 """Stage 2: pre-image (file at base) and post-image (patched) of every changed file.
 
 The pre-image comes from git at base. The post-image is the pre-image with the
-hunks applied in memory (or ``git show HEAD:path`` when scoring two refs). The
-working tree is never read for trusted content.
+hunks applied in memory, the way ``git apply`` does; :mod:`provscore.change.applied`
+then checks it against what git itself produces. The working tree is never read.
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from provscore.change.diff import ChangeSet, FileChange, FileStatus
+from provscore.change.diff import ChangeSet, FileChange, FileStatus, Hunk
+from provscore.change.git import SYMLINK_MODE
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +21,14 @@ class FileImages:
     change: FileChange
     pre: bytes | None
     post: bytes | None
+    # Modes from git (base tree, git's result), else as the diff claims; 120000 = symlink.
+    pre_mode: str | None = None
+    post_mode: str | None = None
+
+    @property
+    def symlink_sides(self) -> tuple[bool, bool]:
+        """Whether the file is a symbolic link before / after the patch."""
+        return self.pre_mode == SYMLINK_MODE, self.post_mode == SYMLINK_MODE
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,45 +54,85 @@ class HunkMismatch(Exception):
         self.line = line
 
 
-def _split(data: bytes) -> list[str]:
-    return data.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+def split_lines(data: bytes) -> list[str]:
+    """Lines as git and the diff count them: split on LF only (a form feed, a lone CR or
+    U+2028 inside a line is part of it, as it is in the hunk), endings kept."""
+    text = data.decode("utf-8", "surrogateescape")
+    parts = text.split("\n")
+    lines = [p + "\n" for p in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines
 
 
-def _find(lines: list[str], old: list[str], expected: int) -> int | None:
-    """Where ``old`` occurs in ``lines``, nearest to ``expected`` (git apply's offset search)."""
-    n = len(old)
-    if n == 0:
-        return min(max(expected, 0), len(lines))
-    limit = len(lines) - n
-    for delta in range(0, max(limit, 0) + max(expected, 0) + 2):
-        for pos in (expected - delta, expected + delta) if delta else (expected,):
-            if 0 <= pos <= limit and lines[pos:pos + n] == old:
-                return pos
+def _find(image: list[str], old: list[str], guess: int, at_start: bool, at_end: bool
+          ) -> int | None:
+    """Where git places a hunk's old lines in the (partly patched) image, or None.
+
+    git's own search: a hunk must match at the start of the file when it claims line 0 or
+    1, and at its end when it has no trailing context; otherwise the nearest match to the
+    guess, trying forward then backward one line further each time. The guess is clamped
+    to the file, so a header claiming line 999999999999 costs one pass, not a loop to it.
+    """
+    n, total = len(old), len(image)
+    if n > total:
+        return None
+
+    def fits(pos: int) -> bool:
+        return pos >= 0 and pos + n <= total and image[pos:pos + n] == old
+
+    if at_start or at_end:
+        pos = 0 if at_start else total - n
+        ok = fits(pos) and (not at_end or pos + n == total) and (not at_start or pos == 0)
+        return pos if ok else None
+    line = min(max(guess, 0), total)
+    if fits(line):
+        return line
+    back = fwd = line
+    while back > 0 or fwd < total:
+        if fwd < total:
+            fwd += 1
+            if fits(fwd):
+                return fwd
+        if back > 0:
+            back -= 1
+            if fits(back):
+                return back
     return None
 
 
+def _context(hunk: Hunk) -> tuple[int, int]:
+    """Context lines before the first change and after the last one."""
+    kinds = [ln.kind for ln in hunk.lines]
+    leading = next((i for i, k in enumerate(kinds) if k != " "), len(kinds))
+    trailing = next((i for i, k in enumerate(reversed(kinds)) if k != " "), len(kinds))
+    return leading, trailing
+
+
 def apply_hunks(change: FileChange, pre: bytes | None) -> bytes:
-    """Apply a file's hunks to its pre-image; raise HunkMismatch when they do not fit."""
-    lines = _split(pre) if pre is not None else []
-    out: list[str] = []
-    cursor = 0
-    offset = 0
+    """Apply a file's hunks to its pre-image as ``git apply`` does (each hunk to the result
+    of the ones before); raise HunkMismatch when one does not fit, or when git would put
+    it somewhere other than where its header says a patch tool puts it."""
+    image = split_lines(pre) if pre is not None else []
     for hunk in change.hunks:
         old = [ln.text for ln in hunk.lines if ln.kind in (" ", "-")]
         new = [ln.text for ln in hunk.lines if ln.kind in (" ", "+")]
-        # git counts a zero-length hunk's start as the line *before* the insertion.
-        start = max(hunk.old_start - 1, 0) if hunk.old_length else hunk.old_start
-        expected = start + offset
-        pos = _find(lines, old, expected)
-        if pos is None or pos < cursor:
+        _, trailing = _context(hunk)
+        at_start = hunk.old_start <= 1
+        at_end = trailing == 0
+        guess = hunk.new_start - 1 if hunk.new_start else 0
+        pos = _find(image, old, guess, at_start, at_end)
+        if pos is None:
             raise HunkMismatch(f"hunk @@ -{hunk.old_start},{hunk.old_length} @@ "
                                "does not match base", hunk.old_start)
-        out.extend(lines[cursor:pos])
-        out.extend(new)
-        cursor = pos + len(old)
-        offset = pos - max(hunk.old_start - 1, 0)
-    out.extend(lines[cursor:])
-    return "".join(out).encode("utf-8", "surrogateescape")
+        if not old and at_end and not at_start and pos != guess:
+            # A -U0 insertion: git appends it at the end of the file, patch puts it at
+            # its line. Neither reading is "the change".
+            raise HunkMismatch(f"hunk @@ -{hunk.old_start},0 @@ has no context: git adds "
+                               "it at the end of the file, not at the line it names",
+                               hunk.old_start)
+        image[pos:pos + len(old)] = new
+    return "".join(image).encode("utf-8", "surrogateescape")
 
 
 def build_images(changes: ChangeSet, pre_blobs: Mapping[str, bytes | None],

@@ -4,14 +4,27 @@ The output, :class:`Change`, is everything later stages know about the patch: th
 parsed :class:`~provscore.change.diff.ChangeSet`, each changed file's bytes before and
 after, what could not be applied, and the runner configuration on both sides. Bytes
 come from git objects only; the working tree is never read.
+
+There is one definition of the change: what git applies. A diff that patch tools could
+read differently is refused (:mod:`provscore.change.strict`, PS901); the diff is then
+applied by git to a temporary index and every post-image provscore analyses must be
+git's, byte for byte (:mod:`provscore.change.applied`, PS902 otherwise).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
-from provscore.change.diff import ChangeSet, DiffParseError, FileStatus, decode_diff, parse_diff
+from provscore.change.applied import GitChange, State, apply_change, commits_change, disagreements
+from provscore.change.diff import (
+    ChangeSet,
+    DiffParseError,
+    FileStatus,
+    check_sections,
+    decode_diff,
+    parse_diff,
+)
 from provscore.change.git import Repo
 from provscore.change.images import ApplyFailure, FileImages, build_images
 from provscore.change.options import OptionEffects
@@ -22,6 +35,7 @@ from provscore.change.runner_config import (
     read_runner_config,
 )
 from provscore.change.runners import RUNNER_SCRIPTS
+from provscore.change.strict import AmbiguousDiff, check_unambiguous
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +52,14 @@ class Change:
     diff_error: str | None = None  # why the diff does not parse (PS901); then nothing else
     # Bytes after the patch for every path it touches (None = absent after the patch).
     post_images: Mapping[str, bytes | None] = field(default_factory=dict)
+    # Why there is nothing to score (PS904): an empty diff, or one git applies to no effect.
+    nothing_to_score: str | None = None
+
+
+def _unparsed(base_sha: str, head_sha: str | None, origin: str, error: str | None,
+              *, empty: str | None = None) -> Change:
+    return Change(base_sha, head_sha, origin, ChangeSet(()), (), (), RunnerConfig.unchanged(),
+                  diff_error=error, nothing_to_score=empty)
 
 
 def read_change(repo: Repo, base_sha: str, head_sha: str | None, diff: bytes,
@@ -45,32 +67,82 @@ def read_change(repo: Repo, base_sha: str, head_sha: str | None, diff: bytes,
     """Parse the diff (or ``git diff base head``) and build every changed file's images.
     ``effects``: how runner options change a run (rules/patterns.toml)."""
     raw = repo.diff(base_sha, head_sha) if head_sha else diff
+    text = decode_diff(raw)
+    if not text.strip():
+        return _unparsed(base_sha, head_sha, origin, None, empty=(
+            "the commits change no file since the merge base" if head_sha else
+            "the diff is empty" if not text else "the diff holds only whitespace"))
     try:
-        changes = parse_diff(decode_diff(raw), origin=origin)
+        strip = check_unambiguous(text)
+        changes = parse_diff(text, origin=origin)
+        check_sections(changes, origin=origin)
+    except AmbiguousDiff as exc:
+        return _unparsed(base_sha, head_sha, origin, f"{origin}: {exc}")
     except DiffParseError as exc:
-        return Change(base_sha, head_sha, origin, ChangeSet(()), (), (),
-                      RunnerConfig.unchanged(), diff_error=str(exc))
+        return _unparsed(base_sha, head_sha, origin, str(exc))
     safe = [c for c in changes.files if not c.unsafe_reason]
     wanted = [c.old_path for c in safe if c.old_path] + \
         [c.new_path for c in safe if c.new_path and c.status is FileStatus.ADDED]
     base_blobs = repo.read_blobs(base_sha, [*wanted, *CONFIG_FILES, *COVERAGE_FILES,
                                             *RUNNER_SCRIPTS])
-    post_blobs = repo.read_blobs(head_sha, [c.new_path for c in safe if c.new_path]) \
-        if head_sha else None
-    images = build_images(changes, base_blobs, post_blobs)
-    failures = list(images.failures)
-    for c in safe:
-        if c.status is FileStatus.ADDED and c.new_path and base_blobs.get(c.new_path) is not None \
-                and head_sha is None:
-            failures.append(ApplyFailure(c.new_path,
-                                         "file added by the patch already exists at base"))
+    images = build_images(changes, base_blobs)
+    failures = [*images.failures, *_added_over_existing(images.files, base_blobs)]
+    base = {p: State(e.mode, e.sha) for p, e in repo.tree(base_sha).items()}
+    git: GitChange | None = None
+    if len(safe) == len(changes.files):  # an unsafe path is PS304; git would refuse it
+        hidden = {p for c in changes.files if c.binary for p in c.paths}
+        git = commits_change(repo, base_sha, head_sha, hidden.__contains__) if head_sha else \
+            apply_change(repo, base_sha, raw, strip, hidden.__contains__)
+        if git.refused is not None and not failures:
+            failures.append(git.refused)
+        elif not failures:
+            failures += disagreements(images.files, base, git,
+                                      sha256=len(base_sha) == 64)
+    files = tuple(_with_git(img, base, git) for img in images.files)
     post_images: dict[str, bytes | None] = {}
-    for img in images.files:
+    for img in files:
         if img.change.old_path:
             post_images[img.change.old_path] = None
-    for img in images.files:
+    for img in files:
         if img.change.new_path:
             post_images[img.change.new_path] = img.post
-    return Change(base_sha, head_sha, origin, changes, images.files, tuple(failures),
-                  read_runner_config(images.files, base_blobs, effects),
-                  post_images=post_images)
+    empty = None
+    if not failures and git is not None and git.refused is None and not git.states \
+            and not any(c.binary for c in changes.files):
+        empty = "git applies the diff and no file changes"
+    return Change(base_sha, head_sha, origin, changes, files, tuple(failures),
+                  read_runner_config(files, base_blobs, effects), post_images=post_images,
+                  nothing_to_score=empty)
+
+
+def _added_over_existing(files: Sequence[FileImages], base_blobs: Mapping[str, bytes | None]
+                         ) -> list[ApplyFailure]:
+    """Added files that already exist at base, unless an earlier section deleted them."""
+    deleted: set[str] = set()
+    out: list[ApplyFailure] = []
+    for img in files:
+        c = img.change
+        if c.unsafe_reason:
+            continue
+        if c.status is FileStatus.DELETED and c.old_path:
+            deleted.add(c.old_path)
+        if c.status is FileStatus.ADDED and c.new_path and c.new_path not in deleted \
+                and base_blobs.get(c.new_path) is not None:
+            out.append(ApplyFailure(c.new_path, "file added by the patch already exists at base"))
+    return out
+
+
+def _with_git(img: FileImages, base: Mapping[str, State], git: GitChange | None) -> FileImages:
+    """The file's modes from git, and git's bytes where the diff hides them (binary)."""
+    c = img.change
+    old = base.get(c.old_path) if c.old_path else None
+    pre_mode = old.mode if old is not None else c.old_mode
+    post, post_mode = img.post, c.new_mode or pre_mode
+    if c.new_path is None:
+        post_mode = None
+    elif git is not None and git.refused is None and c.new_path in git.states:
+        state = git.states[c.new_path]
+        post_mode = state.mode if state is not None else None
+        if c.binary:
+            post = git.post(c.new_path)
+    return replace(img, post=post, pre_mode=pre_mode, post_mode=post_mode)

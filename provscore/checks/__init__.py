@@ -6,7 +6,16 @@ or :func:`~provscore.checks.base.independent_check`. Importing this package bind
 all into :data:`~provscore.checks.base.DETECTORS`.
 """
 
-from provscore.checks import evidence, fixtures, independent, input, ledgers, suppression, writeset
+from provscore.checks import (
+    coverage,
+    evidence,
+    fixtures,
+    independent,
+    input,
+    ledgers,
+    suppression,
+    writeset,
+)
 from provscore.checks.base import (
     DETECTORS,
     independent_check,
@@ -16,6 +25,6 @@ from provscore.checks.base import (
 )
 from provscore.checks.facts import IndependentFacts, OracleFacts, StaticFacts
 
-__all__ = ["DETECTORS", "IndependentFacts", "OracleFacts", "StaticFacts", "evidence",
+__all__ = ["DETECTORS", "IndependentFacts", "OracleFacts", "StaticFacts", "coverage", "evidence",
            "fixtures", "independent", "independent_check", "input", "ledgers",
            "oracle_check", "run_stage", "static_check", "suppression", "writeset"]

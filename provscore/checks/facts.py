@@ -8,9 +8,10 @@ inputs; then the off-tree results' votes.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
+from provscore.callgraph.analysis import GraphFacts
 from provscore.change.stage import Change
 from provscore.change.writeset import WriteSet
 from provscore.evidence.stage import AnalysedFiles
@@ -18,6 +19,7 @@ from provscore.oracle.approvals import Approval
 from provscore.oracle.contract import Contract
 from provscore.oracle.load import OracleInputs
 from provscore.provenance import ProvenanceResult
+from provscore.results.coverage import Coverage
 from provscore.results.votes import Votes
 
 
@@ -34,6 +36,7 @@ class StaticFacts:
     contract: Contract
     approvals: tuple[Approval, ...] = ()  # human removal approvals (oracle dir)
     frozen: frozenset[str] = frozenset()  # ids a freeze is in force for
+    graph: GraphFacts | None = None  # the call graph's facts (None: the diff did not parse)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,3 +58,6 @@ class IndependentFacts:
     votes: Votes
     result_files: int  # how many results files were given (--results)
     static_only: bool  # lint mode: gate 10 is not evaluated
+    # What covers the touched code (None: the diff did not parse, nothing to cover).
+    coverage: Coverage | None = None
+    contract: Contract = field(default_factory=Contract)

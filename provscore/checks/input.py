@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from provscore.checks.base import loc, static_check
 from provscore.checks.facts import StaticFacts
-from provscore.model import Finding
+from provscore.model import Action, Finding
 from provscore.registry.model import Rule
 
 
@@ -29,3 +29,13 @@ def source_unparseable(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
         yield rule.finding(location=loc(u.path, u.line, u.side),
                            anchor=f"PS903|{u.side}|{u.path}", path=u.path, reason=u.reason,
                            side="base" if u.side == "pre" else "patched")
+
+
+@static_check("PS904")
+def patch_is_empty(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    """Nothing to score: the contract's ``empty_patch`` says whether that rejects."""
+    reason = facts.change.nothing_to_score
+    if reason is not None and facts.change.diff_error is None:
+        reject = facts.contract.empty_patch == "reject"
+        yield rule.finding(anchor="PS904", reason=reason,
+                           action=None if reject else Action.INFO)

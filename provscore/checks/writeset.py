@@ -5,6 +5,7 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Iterator
 
+from provscore.change.diff import FileStatus
 from provscore.checks.base import loc, static_check
 from provscore.checks.facts import StaticFacts
 from provscore.model import Finding, PathRole
@@ -46,6 +47,28 @@ def path_escapes_repo(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
 
 @static_check("PS305")
 def symlink_in_write_set(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
-    for f in facts.change.changes.files:
-        if f.new_mode == "120000":
-            yield rule.finding(location=loc(f.path), anchor=f"PS305|{f.path}", path=f.path)
+    """Every path that is a symbolic link before or after the patch (modes from git).
+
+    A path's state before is taken from the first section that names it, its state after
+    from the last, so git's deletion-plus-addition of a file replaced by a link (or a link
+    replaced by a file) is one change."""
+    before: dict[str, str | None] = {}
+    after: dict[str, str | None] = {}
+    for img in facts.change.files:
+        f = img.change
+        pre_link, post_link = img.symlink_sides
+        if f.old_path:
+            before.setdefault(f.old_path, "link" if pre_link else "file")
+            if f.status in (FileStatus.RENAMED, FileStatus.DELETED):
+                after[f.old_path] = None
+        if f.new_path:
+            before.setdefault(f.new_path, None)
+            after[f.new_path] = "link" if post_link else "file"
+    for path, was in before.items():
+        now = after.get(path, was)
+        if "link" not in (was, now):
+            continue
+        what = {("link", "link"): "retargeted", ("link", "file"): "replaced by a regular file",
+                ("link", None): "removed", ("file", "link"): "replacing a tracked file",
+                (None, "link"): "added"}[(was, now)]
+        yield rule.finding(location=loc(path), anchor=f"PS305|{path}", path=path, change=what)

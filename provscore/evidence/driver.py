@@ -27,6 +27,7 @@ from provscore.evidence.inheritance import (
     inherited_tests,
     test_methods,
 )
+from provscore.evidence.limits import parse_refusal
 from provscore.evidence.model import (
     EvidenceItem,
     EvidenceKind,
@@ -72,6 +73,9 @@ def extract(path: str, source: bytes, config: CollectionConfig, tables: Tables,
     collection config); a conftest or helper module holds helpers, never tests.
     """
     collect = config.is_collected(path) if collect_tests is None else collect_tests
+    refusal = parse_refusal(source)  # shapes that crash or stall libcst's native parser
+    if refusal is not None:
+        return FileEvidence(path, error=refusal[0], error_line=refusal[1])
 
     def attempt() -> FileEvidence:
         return _guarded(path, lambda: _extract(path, source, config, tables, helper_lookup,

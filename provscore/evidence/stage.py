@@ -43,18 +43,28 @@ def analyse_files(change: Change, role_of: Callable[[str], PathRole], config: Co
         if progress is not None:
             progress("analysing changed files", done, total)
         fc = img.change
-        role = role_of(fc.path)
+        # Both names count: a test renamed to a non-test name (tests/ops_checks.txt) is
+        # analysed as the test it was, and its tests are gone after the patch.
+        roles = [role_of(p) for p in fc.paths]
+        role = next((r for r in roles if r in EVIDENCE_ROLES), roles[-1] if roles else
+                    PathRole.OTHER)
+        if fc.binary and not fc.unsafe_reason and any(p.endswith(".py") for p in fc.paths):
+            # GIT binary patch, "Binary files differ", a binary attribute: whatever the
+            # role, the text a reviewer reads is hidden.
+            unparseable.append(Unparseable(fc.path, "binary diff of a Python file: contents "
+                                           "hidden from the diff", None, "post"))
+            continue
         if not is_analysed(fc, role, img.post):
             continue
-        if fc.binary:  # e.g. `*.py binary` in .gitattributes: the text is hidden
-            unparseable.append(Unparseable(fc.path, "binary diff of a Python file: contents "
-                                           "unknown", None, "post"))
-            continue
+        pre_link, post_link = img.symlink_sides  # a link's target text is not Python
         pre_ev = post_ev = None
-        if img.pre is not None and fc.old_path:
+        if img.pre is not None and fc.old_path and fc.old_path.endswith(".py") and not pre_link:
             pre_ev = extract(fc.old_path, img.pre, config, tables, lookup)
-        if img.post is not None and fc.new_path:
+        if img.post is not None and fc.new_path and fc.new_path.endswith(".py") \
+                and not post_link:
             post_ev = extract(fc.new_path, img.post, config, tables, lookup)
+        if pre_ev is None and post_ev is None:
+            continue
         if role not in EVIDENCE_ROLES:
             pre_ev, post_ev = machinery_only(pre_ev), machinery_only(post_ev)
         failed: list[tuple[FileEvidence, str]] = [

@@ -9,6 +9,7 @@ from datetime import date
 from pathlib import Path
 
 from provscore.errors import InputError
+from provscore.io import read_input
 from provscore.nodeid import covers
 from provscore.oracle.rows import Fields
 
@@ -28,11 +29,11 @@ class Approval:
 
 def read_approvals(path: Path) -> tuple[Approval, ...]:
     """Every ``[[approval]]`` table of a removal-approvals TOML file."""
+    raw = read_input(path, "removal approvals", regular=True)
     try:
-        with path.open("rb") as fh:
-            doc = tomllib.load(fh)
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", path=str(path)) from None
+        doc = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not valid UTF-8 (byte {exc.start})", path=str(path)) from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"malformed TOML: {exc}", path=str(path)) from None
     for key in doc:

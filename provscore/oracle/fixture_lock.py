@@ -31,7 +31,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from provscore.errors import InputError
-from provscore.io import DuplicateKeyError, atomic_write, reject_duplicate_keys
+from provscore.io import DuplicateKeyError, atomic_write, read_input, reject_duplicate_keys
 from provscore.oracle.contract import Contract
 
 LOCK_VERSION: Final = 1
@@ -258,11 +258,7 @@ def _rows(doc: Any, source: str) -> tuple[list[tuple[str, object, object]], bool
 def read_lock(path: Path) -> FixtureLock:
     """Read and validate a fixture lock in any accepted shape; malformed → InputError."""
     source = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read fixture lock: {exc.strerror or exc}",
-                         path=source) from None
+    raw = read_input(path, "fixture lock", regular=True)
     try:
         doc = _parse_json(raw)
     except DuplicateKeyError as exc:

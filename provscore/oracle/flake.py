@@ -7,9 +7,11 @@ its docstring and ``docs/ledgers.md``.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
+import stat
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -153,14 +155,35 @@ def _encode_rows(rows: Sequence[Mapping[str, object]], where: str) -> bytes:
     return b"".join(line + b"\n" for line in lines)
 
 
+def _append_all_or_nothing(fd: int, size: int, data: bytes) -> None:
+    """Write the batch and fsync it; on any failure (a full disk, a signal) cut the file
+    back to ``size`` so that no partial batch is left."""
+    try:
+        view = memoryview(data)
+        while view:
+            # One write for the whole batch; a regular file takes it at once. The loop
+            # only guards a short write, which the lock keeps from interleaving.
+            written = os.write(fd, view)
+            if written <= 0:
+                raise OSError("short write")
+            view = view[written:]
+        os.fsync(fd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, size)
+            os.fsync(fd)
+        raise
+
+
 def append_rows(path: Path, rows: Sequence[Mapping[str, object]]) -> None:
     """Append flake-ledger rows to ``path`` (created if missing): all of them or none.
 
     Every row is validated before anything is written. The rows are then written
     under an exclusive ``flock`` as one ``os.write`` to a descriptor opened with
     ``O_APPEND``, and fsynced, so concurrent writers never interleave or lose
-    rows. A file whose last byte is not a newline ends in a truncated row; the
-    call refuses to append after it and names the line.
+    rows. A write that fails part-way (a full disk, a file size limit, SIGTERM) is cut
+    back to the old size. A file whose last byte is not a newline ends in a truncated
+    row; the call refuses to append after it and names the line.
     """
     data = _encode_rows(rows, str(path))
     if not data:
@@ -172,6 +195,8 @@ def append_rows(path: Path, rows: Sequence[Mapping[str, object]]) -> None:
         raise InputError(f"cannot open for appending: {exc.strerror or exc}",
                          path=str(path)) from None
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise InputError("flake ledger is not a regular file", path=str(path))
         fcntl.flock(fd, fcntl.LOCK_EX)
         try:
             size = os.fstat(fd).st_size
@@ -181,15 +206,7 @@ def append_rows(path: Path, rows: Sequence[Mapping[str, object]]) -> None:
                 raise InputError("last line is truncated (no trailing newline); refusing to "
                                  "append after it: repair the file by hand",
                                  path=row_place(path, line))
-            view = memoryview(data)
-            while view:
-                # One write for the whole batch; a regular file takes it at once. The loop
-                # only guards a short write, which the lock keeps from interleaving.
-                written = os.write(fd, view)
-                if written <= 0:
-                    raise OSError("short write")
-                view = view[written:]
-            os.fsync(fd)
+            _append_all_or_nothing(fd, size, data)
         finally:
             fcntl.flock(fd, fcntl.LOCK_UN)
     except OSError as exc:

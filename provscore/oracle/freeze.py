@@ -49,6 +49,7 @@ class FreezeRow:
     fixture_sha: str
     counts_as_pass: bool
     line: int
+    is_property: bool = False  # the row names a property_id (not a test_id)
 
     @property
     def subject(self) -> str:
@@ -81,6 +82,7 @@ def _freeze_row(raw: Mapping[str, object], path: Path, line: int) -> FreezeRow:
         fixture_sha=f.text("fixture_sha", required=False),
         counts_as_pass=f.flag("counts_as_pass", default=False),
         line=line,
+        is_property="property_id" in raw,
     )
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from provscore.errors import InputError
-from provscore.io import DuplicateKeyError, reject_duplicate_keys
+from provscore.io import DuplicateKeyError, read_input, reject_duplicate_keys
 
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _TYPE_NAMES = {str: "a string", bool: "a boolean", int: "an integer"}
@@ -92,10 +92,8 @@ class Fields:
 
 
 def read_text(path: Path) -> str:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", path=str(path)) from None
+    """A ledger's text: a regular file (a FIFO or a directory is an error), UTF-8."""
+    data = read_input(path, "ledger", regular=True)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
+from typing import Any
 
 from provscore.change.git import PathsAt
 from provscore.change.writeset import WriteSet
@@ -11,14 +13,18 @@ from provscore.model import Finding
 from provscore.provenance import ProvenanceResult
 from provscore.registry.model import Registry
 from provscore.report.model import (
+    CoverageReport,
+    CoveredBy,
     Inputs,
     Report,
     ResultRow,
     RuleInfo,
     SelectionInfo,
+    SymbolRow,
     TestRow,
     WriteSetRow,
 )
+from provscore.results.coverage import NO_RESULT, Coverage, Outcome
 from provscore.results.votes import Vote
 from provscore.scoring.decision import Judgement
 from provscore.scoring.selection import ActiveRules
@@ -34,6 +40,7 @@ class ReportInputs:
     diff: str | None  # where the diff came from, when it was not two refs
     oracle: str | None
     results: tuple[str, ...] = ()
+    merge_base: str | None = None  # what --head/--staged were scored against
     repository_anchor: str | None = None
     config: str | None = None
 
@@ -75,14 +82,71 @@ def rule_infos(registry: Registry, findings: Sequence[Finding]) -> tuple[RuleInf
     return tuple(out)
 
 
+#: Covering tests listed per touched symbol (all are counted).
+TESTS_SHOWN = 50
+
+
+def _rank(o: Outcome) -> tuple[int, str]:
+    # What a reviewer must see first: failures, then tests without a result.
+    order = {"failed": 0, NO_RESULT: 1}
+    return order.get(o.outcome, 2), o.name
+
+
+def coverage_report(coverage: Coverage) -> CoverageReport:
+    rows = []
+    for s in coverage.symbols:
+        sym = s.symbol
+        tests = sorted(s.tests, key=_rank)
+        rows.append(SymbolRow(
+            sym.name, sym.kind, sym.path, sym.lines[0], sym.sides[0], s.status.value,
+            tuple(CoveredBy(t.name, t.outcome, t.required) for t in tests[:TESTS_SHOWN]),
+            len(tests), sum(1 for t in tests if t.outcome != NO_RESULT),
+            tuple(CoveredBy(p.name, p.outcome, p.required) for p in s.properties)))
+    c = coverage.corpus
+    return CoverageReport(tuple(rows), c.base_tests, c.with_results, c.share, c.min_share,
+                          tuple(sorted(coverage.graph_stats.items())),
+                          coverage.unknown_properties, coverage.green_properties)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def displayable(text: str) -> str:
+    """``text`` as valid Unicode: a byte that was not UTF-8 (kept as a surrogate since the
+    diff was read) is shown as ``\\xNN``, so every format can be written and read."""
+    if not _SURROGATE.search(text):
+        return text
+    return _SURROGATE.sub(lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}"
+                          if 0xDC80 <= ord(m.group()) <= 0xDCFF
+                          else f"\\u{ord(m.group()):04x}", text)
+
+
+def _displayable(value: Any) -> Any:
+    """Every string inside a report value made displayable; unchanged values are kept."""
+    if type(value) is str:
+        return displayable(value)
+    if isinstance(value, tuple):
+        items = tuple(_displayable(v) for v in value)
+        return value if items == value else items
+    if isinstance(value, dict):
+        pairs = {_displayable(k): _displayable(v) for k, v in value.items()}
+        return value if pairs == value else pairs
+    if is_dataclass(value) and not isinstance(value, type):
+        changed = {f.name: new for f in fields(value)
+                   if (new := _displayable(getattr(value, f.name))) is not getattr(value, f.name)}
+        return replace(value, **changed) if changed else value
+    return value
+
+
 def build_report(inputs: ReportInputs, provenance: ProvenanceResult, write_set: WriteSet,
                  findings: tuple[Finding, ...], judgement: Judgement, registry: Registry,
-                 votes: Sequence[Vote] = (), selection: SelectionInfo | None = None) -> Report:
+                 votes: Sequence[Vote] = (), coverage: Coverage | None = None,
+                 selection: SelectionInfo | None = None) -> Report:
     tests = tuple(TestRow(t.node_id, t.status.value,
                           t.pre.node_id if t.pre is not None and t.post is not None
                           and t.pre.node_id != t.post.node_id else None)
                   for t in provenance.tests)
-    return Report(
+    report = Report(
         decision=judgement.decision, merge_score=judgement.score.merge_score,
         score=judgement.score, first_cause=judgement.first_cause, findings=findings,
         gates=judgement.gates, evidence=provenance.counts(),
@@ -90,7 +154,12 @@ def build_report(inputs: ReportInputs, provenance: ProvenanceResult, write_set: 
                         for e in write_set.entries),
         tests=tests,
         inputs=Inputs(inputs.repo, inputs.base_sha, inputs.head_sha, inputs.diff, inputs.oracle,
-                      inputs.results, inputs.repository_anchor, inputs.config),
+                      inputs.results, inputs.merge_base, inputs.repository_anchor,
+                      inputs.config),
         unscored=judgement.unscored,
         results=tuple(ResultRow(v.node_id, v.status.value, v.verdicts, v.reason) for v in votes),
+        coverage=None if coverage is None else coverage_report(coverage),
         rules=rule_infos(registry, findings), selection=selection or SelectionInfo())
+    # Paths and lines from the diff may hold any bytes; every renderer gets valid text.
+    result: Report = _displayable(report)
+    return result

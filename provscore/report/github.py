@@ -88,6 +88,13 @@ def render_github(report: Report, options: RenderOptions) -> str:
     lines = [decision_annotation(report)]
     if not options.quiet:
         lines += [finding_annotation(f) for f in report.findings]
+        if report.coverage is not None:
+            from provscore.report.coverage_text import corpus_line
+
+            c = report.coverage
+            status = ", ".join(f"{r.symbol}: {r.status}" for r in c.symbols) or "none"
+            lines.append(command("notice", f"touched symbols: {status}; {corpus_line(c)}",
+                                 title="provscore coverage"))
     return "\n".join(lines) + "\n"
 
 

@@ -231,6 +231,8 @@ def footer(report: Report, base_url: str) -> str:
             f"base {code_span(report.inputs.base[:12])}"]
     if report.inputs.head:
         bits.append(f"head {code_span(report.inputs.head[:12])}")
+    if report.inputs.merge_base and report.inputs.merge_base != report.inputs.base:
+        bits.append(f"scored against the merge base {code_span(report.inputs.merge_base[:12])}")
     if report.inputs.diff:
         bits.append(f"diff {code_span(report.inputs.diff, limit=200)}")
     bits.append(f"[rules]({base_url})")
@@ -252,6 +254,7 @@ class _Parts:
     results: str
     write_set: str
     foot: str
+    coverage: str = ""
 
 
 def _parts(report: Report, base_url: str) -> _Parts:
@@ -272,11 +275,28 @@ def _parts(report: Report, base_url: str) -> _Parts:
                         results_table(report)) if report.results else "",
         write_set=details(f"Write set ({len(report.write_set)})", write_set_table(report))
         if report.write_set else "",
-        foot=footer(report, base_url))
+        foot=footer(report, base_url),
+        coverage=coverage_block(report))
+
+
+def coverage_block(report: Report) -> str:
+    """What covers the touched code: one row per touched symbol, then the corpus line."""
+    c = report.coverage
+    if c is None:
+        return ""
+    from provscore.report.coverage_text import corpus_line, properties_cell, tests_cell
+
+    rows = [f"| {code_span(r.symbol, table=True)} | {code_span(f'{r.path}:{r.line}', table=True)}"
+            f" | {r.status} | {code_span(tests_cell(r), table=True)} | "
+            f"{code_span(properties_cell(r), table=True)} |" for r in c.symbols]
+    table = ("| symbol | where | status | tests | properties |\n| --- | --- | --- | --- | --- |\n"
+             + "\n".join(rows)) if rows else "No touched symbol in production or helper code."
+    return details(f"What covers the touched code ({len(c.symbols)} symbols)",
+                   table + "\n\n" + escape_text(corpus_line(c)))
 
 
 def _compose(p: _Parts, *, shown: int, info: bool, evidence: bool, results: bool,
-             write_set: bool, note: str) -> str:
+             write_set: bool, note: str, coverage: bool = True) -> str:
     blocks = [p.head, p.counts]
     if shown:
         lines = [p.findings[i] for i in sorted(p.keep_order[:shown])]
@@ -284,6 +304,8 @@ def _compose(p: _Parts, *, shown: int, info: bool, evidence: bool, results: bool
     if info and p.info:
         n = len(p.info)
         blocks.append(details(f"ℹ️ {n} info finding{'' if n == 1 else 's'}", "\n".join(p.info)))
+    if coverage and p.coverage:
+        blocks.append(p.coverage)
     if evidence and p.evidence:
         blocks.append(p.evidence)
     if results and p.results:
@@ -313,7 +335,8 @@ def build_comment(report: Report, base_url: str = DEFAULT_RULES_URL, *,
     sections first (write set, independent results, evidence table, info findings), then
     findings from the end of the list."""
     p = _parts(report, base_url)
-    keep = {"write_set": True, "results": True, "evidence": True, "info": True}
+    keep = {"write_set": True, "results": True, "evidence": True, "info": True,
+            "coverage": True}
     dropped: list[str] = []
 
     def compose(shown: int) -> str:
@@ -322,7 +345,8 @@ def build_comment(report: Report, base_url: str = DEFAULT_RULES_URL, *,
 
     text = compose(len(p.findings))
     for section, label in (("write_set", "write set"), ("results", "independent results"),
-                           ("evidence", "evidence table"), ("info", "info findings")):
+                           ("coverage", "coverage table"), ("evidence", "evidence table"),
+                           ("info", "info findings")):
         if utf16_len(text) <= limit:
             return text
         if getattr(p, section):

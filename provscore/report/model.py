@@ -45,6 +45,66 @@ class ResultRow:
 
 
 @dataclass(frozen=True, slots=True)
+class CoveredBy:
+    """A test or property that reaches a touched symbol, and its off-tree outcome."""
+
+    name: str
+    outcome: str  # a result status (passed, failed, unscored_frozen, ...) or no_result
+    required: bool = True  # False: frozen, or rewritten/removed by the patch
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolRow:
+    """One touched symbol and what covers it."""
+
+    symbol: str
+    kind: str
+    path: str
+    line: int
+    side: str
+    status: str  # covered | partial | uncovered | unreached
+    tests: tuple[CoveredBy, ...]  # at most TESTS_SHOWN, those without a result first
+    tests_total: int
+    tests_with_results: int
+    properties: tuple[CoveredBy, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CoverageReport:
+    """What covers the touched code (the call graph and the results joined)."""
+
+    symbols: tuple[SymbolRow, ...]
+    base_tests: int
+    base_tests_with_results: int
+    share: float | None
+    min_share: float
+    graph: tuple[tuple[str, int], ...]  # call counts: calls, resolved, external, ...
+    unknown_properties: tuple[tuple[str, str], ...] = ()
+    green_properties: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "base_tests": self.base_tests,
+            "base_tests_with_results": self.base_tests_with_results,
+            "share": self.share, "min_share": self.min_share,
+            "graph": dict(self.graph),
+            "symbols": [{
+                "symbol": r.symbol, "kind": r.kind, "path": r.path, "line": r.line,
+                "side": r.side, "status": r.status, "tests_total": r.tests_total,
+                "tests_with_results": r.tests_with_results,
+                "tests": [_covered(c) for c in r.tests],
+                "properties": [_covered(c) for c in r.properties]} for r in self.symbols],
+            "unknown_properties": [{"name": n, "where": w}
+                                   for n, w in self.unknown_properties],
+            "green_properties": list(self.green_properties),
+        }
+
+
+def _covered(c: CoveredBy) -> dict[str, Any]:
+    return {"name": c.name, "outcome": c.outcome, "required": c.required}
+
+
+@dataclass(frozen=True, slots=True)
 class RuleInfo:
     """The registry's row of a rule that fired, as renderers show it."""
 
@@ -66,6 +126,9 @@ class Inputs:
     diff: str | None
     oracle: str | None
     results: tuple[str, ...] = ()
+    # The commit a --head or --staged patch was scored against: the merge base of base
+    # and head (``git diff base...head``); None for a diff, which applies to base itself.
+    merge_base: str | None = None
     # The file repository-level findings are shown on (SARIF, concise): a stable file at
     # base (pyproject.toml, setup.py, ...), else the first path of the write set.
     repository_anchor: str | None = None
@@ -99,6 +162,7 @@ class Report:
     inputs: Inputs
     unscored: bool
     results: tuple[ResultRow, ...] = ()
+    coverage: CoverageReport | None = None
     # Every rule that fired, by code (not part of the JSON report: the registry is).
     rules: tuple[RuleInfo, ...] = ()
     selection: SelectionInfo = SelectionInfo()
@@ -150,9 +214,11 @@ class Report:
                         for r in self.results],
             "write_set": [{"path": w.path, "role": w.role, "status": w.status,
                            "runner": w.runner} for w in self.write_set],
+            "coverage": None if self.coverage is None else self.coverage.to_dict(),
             "inputs": {"repo": self.inputs.repo, "base": self.inputs.base,
                        "head": self.inputs.head, "diff": self.inputs.diff,
                        "oracle": self.inputs.oracle, "results": list(self.inputs.results),
+                       "merge_base": self.inputs.merge_base,
                        "repository_anchor": self.inputs.repository_anchor,
                        "config": self.inputs.config},
             "selection": selection_dict(self.selection),

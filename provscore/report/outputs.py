@@ -10,6 +10,7 @@ prints nothing.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 from collections.abc import Sequence
@@ -17,7 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
-from provscore.errors import UsageError
+from provscore.errors import InputError, UsageError
 from provscore.io import atomic_write_all
 from provscore.report import RenderOptions, formats, render
 from provscore.report.github import step_summary
@@ -83,6 +84,55 @@ def resolve_targets(targets: Sequence[OutputTarget], output: str | None
     return tuple(targets)
 
 
+def refuse_output_over_inputs(targets: Sequence[OutputTarget], inputs: Sequence[str | None],
+                              oracle: Path | None) -> None:
+    """A report must never replace what it was computed from: refuse a report file that
+    is one of the inputs (the same file by name or inode) or lies inside the oracle dir."""
+    for t in targets:
+        if t.path is None:
+            continue
+        target = Path(t.path)
+        resolved = target.resolve()
+        if oracle is not None and resolved.is_relative_to(oracle.resolve()):
+            raise UsageError(f"report file {t.path} (--format {t.spec}) lies inside the oracle "
+                             f"dir {oracle}; refusing to write a report over the oracle")
+        for given in inputs:
+            if given is None or given == "-":
+                continue
+            same = resolved == Path(given).resolve()
+            with contextlib.suppress(OSError):
+                same = same or os.path.samefile(target, given)
+            if same:
+                raise UsageError(f"report file {t.path} (--format {t.spec}) is the input "
+                                 f"{given}; refusing to overwrite it")
+
+
+def encoded(text: str) -> bytes:
+    """Reports are UTF-8 whatever the locale (JSON and SARIF must be); anything that is
+    not valid Unicode was escaped when the report was built."""
+    return text.encode("utf-8", "backslashreplace")
+
+
+def write_stdout(stream: TextIO, text: str) -> None:
+    """``text`` on ``stream`` as UTF-8 bytes (its buffer), whatever the locale's encoding."""
+    data = encoded(text)
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:  # a text-only stream (an embedding application's)
+        stream.write(data.decode("utf-8"))
+        return
+    stream.flush()
+    buffer.write(data)
+    buffer.flush()
+
+
+def write_one(text: str, path: str | None, stdout: TextIO, what: str = "report") -> None:
+    """Print, or write atomically: a failed write never leaves a partial file."""
+    if path is None:
+        write_stdout(stdout, text)
+    else:
+        atomic_write_all([(Path(path), encoded(text), what)])
+
+
 @dataclass(frozen=True, slots=True)
 class Rendered:
     target: OutputTarget
@@ -108,15 +158,20 @@ def write_outputs(report: Report, targets: Sequence[OutputTarget], options: Rend
     ``step_summary_file`` (``$GITHUB_STEP_SUMMARY``): when a ``github`` rendering was
     asked for, the Markdown report is appended there, as GitHub expects of every step."""
     rendered = render_all(report, targets, options)
-    atomic_write_all([(Path(r.target.path), r.text.encode("utf-8"), f"{r.target.fmt} report")
+    atomic_write_all([(Path(r.target.path), encoded(r.text), f"{r.target.fmt} report")
                       for r in rendered if r.target.path is not None])
     if step_summary_file and any(t.fmt == "github" for t in targets):
         # GitHub renders this file on the run's summary page; append, never truncate.
-        with open(step_summary_file, "a", encoding="utf-8") as fh:
-            fh.write(step_summary(report, replace(options, color=False)))
+        try:
+            with open(step_summary_file, "a", encoding="utf-8",
+                      errors="backslashreplace") as fh:
+                fh.write(step_summary(report, replace(options, color=False)))
+        except OSError as exc:
+            raise InputError(f"cannot append the step summary: {exc.strerror or exc}",
+                             path=step_summary_file) from None
     shown = [r.text for r in rendered if r.target.path is None]
     if stdout_text is not None:
-        stdout.write(stdout_text)
+        write_stdout(stdout, stdout_text)
     elif shown:
-        stdout.write(shown[0])
+        write_stdout(stdout, shown[0])
     return rendered

@@ -205,6 +205,7 @@ def sarif_log(report: Report, base_url: str, limit: int | None = None,
                 "firstCause": None if fc is None else {"gate": fc.gate, "code": fc.code},
                 "base": report.inputs.base,
                 "head": report.inputs.head,
+                "coverage": None if report.coverage is None else report.coverage.to_dict(),
             },
         }],
     }

@@ -15,7 +15,7 @@ from tabulate import tabulate
 from provscore.model import Action, Decision, Finding
 from provscore.report import RenderOptions, register
 from provscore.report.layout import DEFAULT_WIDTH, fill, wrap
-from provscore.report.model import Report
+from provscore.report.model import CoverageReport, Report
 
 _COLORS = {Decision.PASS: "32", Decision.REVIEW: "33", Decision.REJECT: "31"}
 #: Narrower than this, the message column is unreadable: findings become blocks.
@@ -125,6 +125,8 @@ def render_text(report: Report, options: RenderOptions) -> str:
         table = [[k, *(report.evidence[k].get(p, 0) for p in labels)] for k in kinds]
         parts += ["Evidence (kind × provenance)", tabulate(table, headers=["kind", *labels],
                                                            tablefmt="simple"), ""]
+    if report.coverage is not None:
+        parts += [coverage_section(report.coverage, width), ""]
     if report.selection.ignored or report.selection.kept:
         parts += [fill(selection_line(report), width), ""]
     s = report.score
@@ -132,7 +134,30 @@ def render_text(report: Report, options: RenderOptions) -> str:
                       f"independent results: {s.passed} passed, {s.failed} failed, "
                       f"{s.unscored} unscored", width))
     parts.append(f"write set: {len(report.write_set)} path(s)")
+    base = report.inputs.merge_base
+    if base and base != report.inputs.base:
+        parts.append(f"scored against the merge base {base[:12]} of base "
+                     f"{report.inputs.base[:12]} and head {(report.inputs.head or '')[:12]}")
     return "\n".join(parts) + "\n"
+
+
+def coverage_section(coverage: CoverageReport, width: int) -> str:
+    """What covers the touched code: one block per symbol (its place and status, then its
+    tests and properties indented), wrapped to ``width`` at spaces and separators, so a
+    path or test id is never cut (a table with five wide columns could only cut them)."""
+    from provscore.report.coverage_text import corpus_line, coverage_rows
+
+    lines = ["What covers the touched code"]
+    rows = coverage_rows(coverage)
+    if not rows:
+        lines.append("(no touched symbol in production or helper code)")
+    for symbol, where, status, tests, properties in rows:
+        lines += wrap(f"{symbol}  {where}  {status}", width)
+        lines += [_INDENT + line for line in wrap(f"tests: {tests}", width - len(_INDENT))]
+        lines += [_INDENT + line
+                  for line in wrap(f"properties: {properties}", width - len(_INDENT))]
+    lines.append(fill(corpus_line(coverage), width))
+    return "\n".join(lines)
 
 
 def selection_line(report: Report) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from provscore.errors import InputError
-from provscore.io import read_input
+from provscore.io import DuplicateKeyError, read_input, reject_duplicate_keys
 from provscore.results.junit import parse_junit
 from provscore.results.model import SEVERITY, Outcome, Record, RunResults
 from provscore.results.pytest_json import is_pytest_json, parse_pytest_json
@@ -26,7 +26,7 @@ def load_results(path: str | Path, run: int, *, repo_root_hint: str | None = Non
     if run < 0:
         raise ValueError(f"run index must be >= 0, got {run}")
     source = str(path)
-    data = read_input(source, "results file")
+    data = read_input(source, "results file", regular=True)
     kind = _sniff(data, source)
     if kind == "xml":
         records = parse_junit(data, source, repo_root_hint)
@@ -107,8 +107,11 @@ def _sniff(data: bytes, source: str) -> str:
 
 
 def _parse_json(data: bytes, source: str) -> object:
-    try:
-        return json.loads(data)  # bytes: UTF-8/16/32 detected by json itself
+    try:  # bytes: UTF-8/16/32 detected by json itself; a repeated key is refused
+        return json.loads(data, object_pairs_hook=reject_duplicate_keys)
+    except DuplicateKeyError as exc:
+        raise InputError(f"duplicate key {exc.key!r} in a JSON object (a later value would "
+                         "silently replace the first)", path=source) from None
     except json.JSONDecodeError as exc:
         raise InputError(
             f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", path=source

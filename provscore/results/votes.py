@@ -27,7 +27,7 @@ class VoteStatus(enum.StrEnum):
     UNSCORED_FROZEN = "unscored_frozen"
     NOT_RUN = "not_run"  # skipped, xfailed, xpassed: no evidence either way
     AGENT_WRITTEN = "agent_written"  # added or rewritten by the patch: never votes
-    UNKNOWN = "unknown"  # its file does not exist at base
+    UNKNOWN = "unknown"  # its file, or the test itself, does not exist at base
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +97,8 @@ def _flaky_reason(runs: tuple[Outcome, ...], ran: list[Outcome], fails: list[Out
 
 def _vote(node_id: str, runs: tuple[Outcome, ...], *, prop: bool, added: frozenset[str],
           rewritten: frozenset[str], exists_at_base: Callable[[str], bool],
-          frozen: frozenset[str], flake: Mapping[str, FlakeState]) -> Vote:
+          frozen: frozenset[str], flake: Mapping[str, FlakeState],
+          missing_at_base: Callable[[str], str], property_id: str | None) -> Vote:
     verdicts = tuple(o.verdict.value for o in runs)
     # Properties live outside the write set: never agent-written.
     if not prop and _covered(added, node_id):
@@ -108,7 +109,10 @@ def _vote(node_id: str, runs: tuple[Outcome, ...], *, prop: bool, added: frozens
     if not prop and not exists_at_base(file_of(node_id)):
         return Vote(node_id, VoteStatus.UNKNOWN, verdicts,
                     f"{file_of(node_id)} does not exist at base")
-    if any(covers(f, node_id) for f in frozen):
+    missing = "" if prop else missing_at_base(node_id)
+    if missing:
+        return Vote(node_id, VoteStatus.UNKNOWN, verdicts, missing)
+    if any(covers(f, node_id) for f in frozen) or (property_id and property_id in frozen):
         return Vote(node_id, VoteStatus.UNSCORED_FROZEN, verdicts, "frozen in the freeze ledger")
     ran = [o for o in runs if o.verdict not in _NOT_RUN]
     if not ran:
@@ -125,14 +129,28 @@ def _vote(node_id: str, runs: tuple[Outcome, ...], *, prop: bool, added: frozens
     return Vote(node_id, VoteStatus.PROPERTY_PASSED if prop else VoteStatus.PASSED, verdicts)
 
 
+def _exists(_: str) -> str:
+    return ""
+
+
+def _no_property(_: str) -> str | None:
+    return None
+
+
 def count_votes(outcomes: Mapping[str, tuple[Outcome, ...]], *, prov: ProvenanceResult,
                 exists_at_base: Callable[[str], bool], frozen: frozenset[str],
                 flake: Mapping[str, FlakeState],
-                is_property: Callable[[str], bool] = lambda _: False) -> Votes:
+                is_property: Callable[[str], bool] = lambda _: False,
+                missing_at_base: Callable[[str], str] = _exists,
+                property_of: Callable[[str], str | None] = _no_property) -> Votes:
     """The vote of every off-tree result. ``is_property(file)``: the test file is an
-    oracle property (it lives in the oracle dir), so it votes and its failure is PS504."""
+    oracle property (it lives in the oracle dir), so it votes and its failure is PS504.
+    ``missing_at_base(node_id)``: why a test in a file that exists at base is not a test
+    there ("" when it is); such a result never votes. ``property_of(node_id)``: the
+    catalog property a property result is of (a frozen property's result is unscored)."""
     added, rewritten = agent_written_tests(prov)
     return Votes(tuple(
         _vote(node_id, outcomes[node_id], prop=is_property(file_of(node_id)), added=added,
-              rewritten=rewritten, exists_at_base=exists_at_base, frozen=frozen, flake=flake)
+              rewritten=rewritten, exists_at_base=exists_at_base, frozen=frozen, flake=flake,
+              missing_at_base=missing_at_base, property_id=property_of(node_id))
         for node_id in sorted(outcomes)))

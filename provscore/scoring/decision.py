@@ -113,10 +113,12 @@ def compute_score(inputs: ScoreInputs, findings: Sequence[Finding], policy: Poli
 
 def decide(findings: Sequence[Finding], inputs: ScoreInputs, policy: Policy,
            gates_: Sequence[Gate], not_evaluated: dict[int, str] | None = None, *,
-           static_only: bool = False) -> Judgement:
+           static_only: bool = False, empty: Decision | None = None) -> Judgement:
     """Gates → decision. ``not_evaluated`` names gates whose inputs were not given.
 
     ``static_only``: without a score the decision is at best ``review`` (lint mode).
+    ``empty``: the patch changes nothing; the decision is this one (the contract's
+    ``empty_patch``) unless a finding rejects.
     """
     skipped = not_evaluated or {}
     gates: list[GateResult] = []
@@ -147,6 +149,8 @@ def decide(findings: Sequence[Finding], inputs: ScoreInputs, policy: Policy,
     any_penalty = any(f.action is Action.PENALTY for f in findings)
     if any_reject:
         decision = Decision.REJECT
+    elif empty is not None:
+        decision = Decision.REVIEW if static_only and empty is Decision.PASS else empty
     elif score.merge_score is None:
         decision = Decision.REVIEW if static_only else Decision.REJECT
     elif score.merge_score >= policy.pass_threshold and inputs.removed == 0 and \

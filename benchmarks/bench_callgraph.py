@@ -1,0 +1,244 @@
+"""The call graph's accuracy and cost.
+
+1. Precision and recall of the graph's edges on the hand-checked small programs of
+   ``tests/callgraph_cases.py`` (per category and in total).
+2. On sympy 1.12 (the sdist, as bench_classify.py downloads it): ``ast.parse`` and
+   ``libcst.parse_module`` of every ``.py`` file, then the call graph built cold (empty
+   cache; serial, and with the parallel parse), warm (every summary cached), and warm after
+   a 5-file change. Each build runs in a fresh process; its peak RSS is reported.
+
+    python benchmarks/bench_callgraph.py                 # all of it (~5 min on 2 cores)
+    python benchmarks/bench_callgraph.py --accuracy      # part 1 only (seconds)
+    python benchmarks/bench_callgraph.py --no-libcst     # skip the slow libcst floor
+    python benchmarks/bench_callgraph.py --e2e           # only the end-to-end sympy patch
+
+3. End to end on sympy: a breaking patch to ``sympy.utilities.misc:ordinal`` scored with
+   off-tree results of a test file that never reaches it (PS701), then with the results of
+   the test file that does (no PS701: its failure is PS501).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(PROJECT), str(PROJECT / "tests"), str(PROJECT / "benchmarks")]
+
+KINDS = {"call", "decorator", "import", "inherit", "fixture"}
+OUTSIDE = ("external:", "builtin:", "unknown:")
+
+
+def accuracy() -> tuple[float, float]:
+    from callgraph_cases import CASES
+
+    from provscore.callgraph.graph import build_graph
+    from provscore.callgraph.summary import summarise
+    from provscore.change.collection import CollectionConfig
+
+    per: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for case in CASES:
+        graph = build_graph({p: ("", summarise(s.encode())) for p, s in case.files.items()},
+                            CollectionConfig())
+        got = {f"{u} -> {v} {k}" for u, v, k in graph.graph.edges(data="kind")
+               if k in KINDS and not v.startswith(OUTSIDE)}
+        row = per[case.category]
+        row[0] += len(got & case.expected)
+        row[1] += len(got - case.expected)
+        row[2] += len(case.expected - got)
+    print("| category | expected edges | found | false | missed | precision | recall |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    tp = fp = fn = 0
+    for cat in sorted(per):
+        t, f, n = per[cat]
+        tp, fp, fn = tp + t, fp + f, fn + n
+        print(f"| {cat} | {t + n} | {t} | {f} | {n} | {_ratio(t, t + f)} | {_ratio(t, t + n)} |")
+    precision, recall = tp / (tp + fp), tp / (tp + fn)
+    print(f"| **all {len(CASES)} programs** | {tp + fn} | {tp} | {fp} | {fn} | "
+          f"**{precision:.3f}** | **{recall:.3f}** |")
+    return precision, recall
+
+
+def _ratio(a: int, b: int) -> str:
+    return f"{a / b:.3f}" if b else "n/a"
+
+
+CHILD = r"""
+import gc, json, resource, sys, time
+from pathlib import Path
+mode, repo, cache_dir = sys.argv[1], sys.argv[2], sys.argv[3]
+out = {}
+if mode in ("ast", "libcst"):
+    import ast, subprocess
+    files = subprocess.run(["git", "-C", repo, "ls-files", "*.py"], capture_output=True,
+                           text=True, check=True).stdout.split()
+    data = [Path(repo, f).read_bytes() for f in files]
+    if mode == "libcst":
+        import libcst
+        parse = libcst.parse_module
+    else:
+        parse = ast.parse
+    t = time.perf_counter()
+    for d in data:
+        try:
+            parse(d)
+        except Exception:
+            pass
+    out["seconds"] = time.perf_counter() - t
+    out["files"] = len(data)
+else:
+    import provscore.callgraph.build as build
+    from provscore.callgraph.cache import SummaryCache
+    from provscore.change.collection import CollectionConfig
+    from provscore.change.git import Repo
+    if mode == "cold-serial":
+        build.PARALLEL_FROM = 10 ** 9
+    overlay = None
+    if mode == "warm-5":
+        r = Repo(repo)
+        paths = sorted(e.path for e in r.ls_tree("HEAD") if e.path.endswith("core/add.py")
+                       or e.path.endswith(("core/mul.py", "core/power.py", "core/expr.py",
+                                           "core/basic.py")))
+        blobs = r.read_blobs("HEAD", paths)
+        overlay = {p: b + b"\n# changed\n" for p, b in blobs.items() if b is not None}
+    cache = SummaryCache(Path(cache_dir) / "callgraph.sqlite")
+    t = time.perf_counter()
+    g = build.graph_at(Repo(repo), "HEAD", CollectionConfig(), cache, overlay=overlay)
+    out["seconds"] = time.perf_counter() - t
+    out["parsed"] = cache.parsed
+    out["nodes"] = g.graph.number_of_nodes()
+    out["edges"] = g.graph.number_of_edges()
+    out["stats"] = g.stats
+    out["tests"] = len(g.tests)
+out["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps(out))
+"""
+
+
+def child(mode: str, repo: Path, cache_dir: Path) -> dict[str, object]:
+    proc = subprocess.run([sys.executable, "-c", CHILD, mode, str(repo), str(cache_dir)],
+                          capture_output=True, text=True, env={"PYTHONPATH": str(PROJECT),
+                                                               "PATH": "/usr/bin:/bin"})
+    if proc.returncode != 0:
+        raise SystemExit(f"{mode} failed: {proc.stderr.strip()[-800:]}")
+    result: dict[str, object] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+def sympy(libcst: bool) -> None:
+    from bench_classify import CORPUS, build_repo, ensure_release
+
+    release = ensure_release("1.12")
+    repo = CORPUS / "callgraph-repo-1.12"
+    if not (repo / ".git").is_dir():
+        build_repo(release, repo)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="cg-bench-") as tmp:
+        floors = ["ast", *(["libcst"] if libcst else [])]
+        for mode in floors:
+            rows.append((mode, child(mode, repo, Path(tmp))))
+        for mode, cache in (("cold-serial", "a"), ("cold", "b"), ("warm", "b"),
+                            ("warm-5", "b")):
+            rows.append((mode, child(mode, repo, Path(tmp) / cache)))
+    base = next(r for m, r in rows if m == "ast")["seconds"]
+    assert isinstance(base, float)
+    print("| run | seconds | × ast.parse | files parsed | peak RSS MiB | graph |")
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    for mode, r in rows:
+        secs = r["seconds"]
+        assert isinstance(secs, float)
+        graph = (f"{r['nodes']} nodes, {r['edges']} edges, {r['tests']} tests; calls "
+                 f"{json.dumps(r['stats'])}" if "nodes" in r else f"{r['files']} files")
+        print(f"| {mode} | {secs:.2f} | {secs / base:.2f} | {r.get('parsed', '')} | "
+              f"{r['peak_mib']:.0f} | {graph} |")
+
+
+def _offtree(repo: Path, patch: bytes, tests: str, out: Path) -> Path:
+    """Run one base test file against the patched tree (a worktree), into JUnit XML."""
+    from bench_classify import git
+
+    work = out.parent / f"work-{out.stem}"
+    git(repo, "worktree", "add", "-q", "--detach", str(work), "HEAD")
+    try:
+        subprocess.run(["git", "-C", str(work), "apply", "-"], input=patch, check=True)
+        subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", tests,
+                        f"--junitxml={out}"], cwd=work, capture_output=True, check=False)
+    finally:
+        git(repo, "worktree", "remove", "--force", str(work))
+    return out
+
+
+def end_to_end() -> bool:
+    """On sympy: a patch to ``ordinal`` scored with results of tests that never reach it
+    (PS701), then with the results of the test file that does (no PS701; the breakage is
+    PS501)."""
+    from bench_classify import CORPUS
+
+    from provscore.oracle.contract import load_oracle_contract
+    from provscore.pipeline import ScoreRequest, score
+    from provscore.session import Session
+
+    repo = CORPUS / "callgraph-repo-1.12"
+    target = repo / "sympy/utilities/misc.py"
+    text = target.read_text()
+    broken = text.replace("        suffix = 'st'", "        suffix = 'th'", 1)
+    assert broken != text
+    target.write_text(broken)
+    patch = subprocess.run(["git", "-C", str(repo), "diff"], capture_output=True,
+                           check=True).stdout
+    target.write_text(text)
+    session = Session.load()
+    ok = True
+    with tempfile.TemporaryDirectory(prefix="cg-e2e-") as tmp:
+        oracle = Path(tmp) / "oracle"
+        oracle.mkdir()
+        (oracle / "score_contract.toml").write_text("[coverage]\nmin_base_share = 0.0\n")
+        for label, tests in (("unrelated", "sympy/utilities/tests/test_iterables.py"),
+                             ("covering", "sympy/utilities/tests/test_misc.py")):
+            results = _offtree(repo, patch, tests, Path(tmp) / f"{label}.xml")
+            t = time.perf_counter()
+            report = score(ScoreRequest(repo=repo, base="HEAD", diff=patch,
+                                        results=(results,), oracle_dir=oracle,
+                                        contract=load_oracle_contract(oracle)), session)
+            secs = time.perf_counter() - t
+            codes = sorted({f.code for f in report.findings})
+            row = report.coverage.symbols[0] if report.coverage and \
+                report.coverage.symbols else None
+            print(f"| {label} results ({tests}) | {report.decision.value} | {', '.join(codes)} | "
+                  f"{row.symbol if row else '-'}: {row.status if row else '-'}, "
+                  f"{row.tests_with_results if row else 0}/{row.tests_total if row else 0} "
+                  f"reaching tests with results | {secs:.1f} s |")
+            ok &= ("PS701" in codes) == (label == "unrelated")
+    return ok
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--accuracy", action="store_true", help="precision and recall only")
+    ap.add_argument("--no-libcst", action="store_true", help="skip libcst.parse_module")
+    ap.add_argument("--e2e", action="store_true", help="the end-to-end sympy patch only")
+    args = ap.parse_args()
+    precision, recall = accuracy()
+    print()
+    e2e_ok = True
+    if not args.accuracy:
+        if not args.e2e:
+            sympy(libcst=not args.no_libcst)
+            print()
+        print("| sympy patch to `ordinal` scored with | decision | codes | coverage | "
+              "score time |")
+        print("| --- | --- | --- | --- | ---: |")
+        e2e_ok = end_to_end()
+    print(f"\nmachine: {resource.getpagesize()} B pages; started {time.ctime()}")
+    return 0 if precision >= 0.99 and recall >= 0.80 and e2e_ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,114 @@
+"""Building the call graph of a revision: every ``.py`` blob summarised once (cache),
+changed files overlaid from their post-images, extra modules (oracle-dir checks) added."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+from provscore.callgraph.cache import SummaryCache, blob_sha
+from provscore.callgraph.graph import CallGraph, build_graph
+from provscore.callgraph.stored import LazyScopes, from_record, graph_key, to_record
+from provscore.callgraph.summary import FileSummary, summarise
+from provscore.change.collection import CollectionConfig
+from provscore.change.git import Repo
+
+#: Where oracle-dir files sit in the graph (a path no repository file can have).
+ORACLE_ROOT = "@oracle"
+#: Cache misses from which a cold build parses in worker processes (one per core).
+PARALLEL_FROM = 200
+
+
+def _summarise_records(sources: Sequence[bytes]) -> list[tuple[object, ...]]:
+    return [summarise(s).to_record() for s in sources]
+
+
+def _parse_all(cache: SummaryCache, todo: dict[str, bytes]) -> dict[str, FileSummary]:
+    """Summaries of the blobs in ``todo`` (blob -> bytes): in worker processes when there
+    are many (a cold build of a large tree), else here."""
+    workers = min(os.cpu_count() or 1, 8)
+    if len(todo) < PARALLEL_FROM or workers < 2:
+        return {b: cache.summary_of(b, data) for b, data in todo.items()}
+    blobs = list(todo)
+    # Largest first, dealt round-robin: the workers finish together.
+    blobs.sort(key=lambda b: -len(todo[b]))
+    chunks = [blobs[i::workers * 4] for i in range(workers * 4)]
+    out: dict[str, FileSummary] = {}
+    with ProcessPoolExecutor(workers) as pool:
+        for chunk, records in zip(chunks, pool.map(
+                _summarise_records, [[todo[b] for b in c] for c in chunks]), strict=True):
+            for b, rec in zip(chunk, records, strict=True):
+                out[b] = FileSummary.from_record(rec)
+    cache.parsed += len(out)
+    return out
+
+
+def tree_blobs(repo: Repo, rev: str) -> dict[str, str]:
+    """Path -> blob hash of every regular ``.py`` file at ``rev`` (symlinks left out)."""
+    return {e.path: e.sha for e in repo.ls_tree(rev)
+            if e.path.endswith(".py") and e.kind == "blob" and e.mode != "120000"}
+
+
+def _blobs_and_sources(repo: Repo, rev: str, overlay: Mapping[str, bytes | None] | None,
+                       extra: Mapping[str, bytes] | None
+                       ) -> tuple[dict[str, str], dict[str, bytes]]:
+    blobs = tree_blobs(repo, rev)
+    sources: dict[str, bytes] = {}
+    for path, data in (overlay or {}).items():
+        if not path.endswith(".py"):
+            continue
+        if data is None:
+            blobs.pop(path, None)
+        else:
+            blobs[path] = blob_sha(data)
+            sources[path] = data
+    for path, data in (extra or {}).items():
+        blobs[path] = blob_sha(data)
+        sources[path] = data
+    return blobs, sources
+
+
+def summaries_at(repo: Repo, rev: str, cache: SummaryCache,
+                 overlay: Mapping[str, bytes | None] | None = None,
+                 extra: Mapping[str, bytes] | None = None) -> dict[str, tuple[str, FileSummary]]:
+    """Path -> (blob hash, summary) of the tree at ``rev`` with ``overlay`` applied (None
+    removes a path) and ``extra`` files added; only cache misses are read and parsed."""
+    blobs, sources = _blobs_and_sources(repo, rev, overlay, extra)
+    return _summaries(repo, rev, cache, blobs, sources)
+
+
+def _summaries(repo: Repo, rev: str, cache: SummaryCache, blobs: dict[str, str],
+               sources: dict[str, bytes]) -> dict[str, tuple[str, FileSummary]]:
+    hits = cache.get_many(blobs.values())
+    missing = [p for p, b in blobs.items() if b not in hits and p not in sources]
+    if missing:
+        sources.update({p: d for p, d in repo.read_blobs(rev, missing).items() if d is not None})
+    todo = {b: sources[p] for p, b in blobs.items() if b not in hits and p in sources}
+    fresh = _parse_all(cache, todo)
+    cache.put_many(fresh)
+    out: dict[str, tuple[str, FileSummary]] = {}
+    for path, blob in blobs.items():
+        summary = hits.get(blob) or fresh.get(blob)
+        if summary is not None:
+            out[path] = (blob, summary)
+    return out
+
+
+def graph_at(repo: Repo, rev: str, config: CollectionConfig, cache: SummaryCache,
+             overlay: Mapping[str, bytes | None] | None = None,
+             extra: Mapping[str, bytes] | None = None) -> CallGraph:
+    """The call graph of ``rev`` (with ``overlay`` and ``extra`` applied): loaded when the
+    same tree was built before with a persistent cache, else built (and stored)."""
+    blobs, sources = _blobs_and_sources(repo, rev, overlay, extra)
+    key = graph_key(cache.version, config, blobs)
+    record = cache.get_record(key)
+    if record is not None:
+        try:
+            return from_record(record, LazyScopes(cache, blobs))
+        except ValueError:
+            pass  # a row that does not read is rebuilt, never trusted
+    graph = build_graph(_summaries(repo, rev, cache, blobs, sources), config)
+    if cache.path is not None:
+        cache.put_record(key, to_record(graph))
+    return graph

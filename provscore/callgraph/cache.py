@@ -1,0 +1,227 @@
+"""The per-file summary cache: an embedded SQLite database keyed by blob hash.
+
+Scoring many patches of one repository parses each unique file once: a summary depends
+only on the file's bytes (its git blob hash), the summary format, provscore's version and
+the Python that made it (``marshal`` is version-specific), so one cache serves every
+repository and every patch. The database runs in WAL mode with a busy timeout, and rows
+are only ever inserted (``INSERT OR IGNORE`` of the same value), so two scorers writing at
+once lose nothing. Every row carries a digest of its bytes: a row that does not verify, or
+a database file that is not one, is dropped and rebuilt, never trusted.
+
+The cache is owned by the :class:`~provscore.session.Session` (or passed in): nothing here
+is module-level state.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import marshal
+import os
+import sqlite3
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from provscore import __version__
+from provscore.callgraph.summary import FORMAT, FileSummary
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS summary (
+    blob TEXT NOT NULL,
+    version TEXT NOT NULL,
+    digest BLOB NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (blob, version)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS graph (
+    key TEXT PRIMARY KEY,
+    digest BLOB NOT NULL,
+    data BLOB NOT NULL
+);
+"""
+_BATCH = 500  # SQLite's default limit on host parameters is 999 (older) / 32766
+
+
+def cache_version() -> str:
+    """What a cached summary depends on besides the bytes of its file."""
+    return f"{__version__}/{FORMAT}/py{sys.version_info[0]}.{sys.version_info[1]}"
+
+
+def blob_sha(data: bytes) -> str:
+    """The git blob hash of ``data`` (what ``git ls-tree`` lists for a committed file)."""
+    return hashlib.sha1(b"blob %d\x00" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+def default_cache_path() -> Path:
+    """``$PROVSCORE_CACHE_DIR/callgraph.sqlite``, else the user cache dir."""
+    root = os.environ.get("PROVSCORE_CACHE_DIR")
+    if root:
+        return Path(root) / "callgraph.sqlite"
+    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(xdg) / "provscore" / "callgraph.sqlite"
+
+
+class SummaryCache:
+    """Summaries by blob hash, in memory and (when ``path`` is given) in SQLite.
+
+    ``parsed`` counts the files parsed since the cache was opened (hits parse nothing):
+    a warm rebuild after a 5-file change parses 5 files.
+    """
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path
+        self.version = cache_version()
+        self._memory: dict[str, FileSummary] = {}
+        self._db: sqlite3.Connection | None = None
+        self.parsed = 0
+        self.rebuilt = False  # the database file was corrupt and was recreated
+        if path is not None:
+            self._db = self._open(path)
+
+    def _open(self, path: Path) -> sqlite3.Connection | None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return None  # an unwritable cache dir only costs speed
+        for attempt in (1, 2):
+            try:
+                db = sqlite3.connect(path, timeout=30.0, isolation_level=None)
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")
+                db.executescript(_SCHEMA)
+                db.execute("SELECT count(*) FROM summary WHERE blob = ''").fetchone()
+                return db
+            except sqlite3.DatabaseError:
+                if attempt == 2:
+                    return None
+                self._discard(path)
+        return None
+
+    def _discard(self, path: Path) -> None:
+        self.rebuilt = True
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                Path(str(path) + suffix).unlink()
+            except FileNotFoundError:
+                pass
+            except OSError:
+                return
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def get_many(self, blobs: Iterable[str]) -> dict[str, FileSummary]:
+        """Cached summaries of the given blob hashes (misses are absent)."""
+        out: dict[str, FileSummary] = {}
+        missing: list[str] = []
+        for b in dict.fromkeys(blobs):
+            hit = self._memory.get(b)
+            if hit is not None:
+                out[b] = hit
+            else:
+                missing.append(b)
+        if self._db is None or not missing:
+            return out
+        bad: list[str] = []
+        try:
+            for i in range(0, len(missing), _BATCH):
+                chunk = missing[i:i + _BATCH]
+                marks = ",".join("?" * len(chunk))
+                rows = self._db.execute(
+                    f"SELECT blob, digest, data FROM summary WHERE version = ? "
+                    f"AND blob IN ({marks})", (self.version, *chunk)).fetchall()
+                for blob, digest, data in rows:
+                    summary = _decode(digest, data)
+                    if summary is None:
+                        bad.append(blob)
+                        continue
+                    out[blob] = self._memory[blob] = summary
+            if bad:
+                self._db.executemany("DELETE FROM summary WHERE blob = ? AND version = ?",
+                                     [(b, self.version) for b in bad])
+        except sqlite3.DatabaseError:
+            self._corrupt()
+        return out
+
+    def put_many(self, summaries: Mapping[str, FileSummary]) -> None:
+        self._memory.update(summaries)
+        if self._db is None or not summaries:
+            return
+        rows = []
+        for blob, s in summaries.items():
+            data = marshal.dumps(s.to_record())  # type: ignore[arg-type]  # plain tuples
+            rows.append((blob, self.version, hashlib.sha256(data).digest(), data))
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.executemany("INSERT OR IGNORE INTO summary VALUES (?, ?, ?, ?)", rows)
+            self._db.execute("COMMIT")
+        except sqlite3.DatabaseError:
+            self._corrupt()
+
+    def _corrupt(self) -> None:
+        """The database went bad under us: recreate it; this run keeps its memory."""
+        if self._db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.close()
+        self._db = None
+        if self.path is not None:
+            self._discard(self.path)
+            self._db = self._open(self.path)
+
+    def get_record(self, key: str) -> object | None:
+        """A stored graph row (see :mod:`provscore.callgraph.stored`), verified; None when
+        absent, or when it does not verify (then it is dropped)."""
+        if self._db is None:
+            return None
+        try:
+            row = self._db.execute("SELECT digest, data FROM graph WHERE key = ?",
+                                   (key,)).fetchone()
+            if row is None:
+                return None
+            digest, data = row
+            if isinstance(data, bytes) and hashlib.sha256(data).digest() == digest:
+                try:
+                    record: object = marshal.loads(data)
+                    return record
+                except (ValueError, EOFError, TypeError):
+                    pass
+            self._db.execute("DELETE FROM graph WHERE key = ?", (key,))
+        except sqlite3.DatabaseError:
+            self._corrupt()
+        return None
+
+    def put_record(self, key: str, record: object) -> None:
+        if self._db is None:
+            return
+        data = marshal.dumps(record)  # type: ignore[arg-type]  # plain tuples
+        try:
+            self._db.execute("INSERT OR REPLACE INTO graph VALUES (?, ?, ?)",
+                             (key, hashlib.sha256(data).digest(), data))
+        except sqlite3.DatabaseError:
+            self._corrupt()
+
+    def summary_of(self, blob: str, source: bytes) -> FileSummary:
+        """One file's summary: from the cache, else parsed (and stored in memory only;
+        :meth:`put_many` persists)."""
+        hit = self._memory.get(blob)
+        if hit is None:
+            from provscore.callgraph.summary import summarise
+
+            hit = summarise(source)
+            self.parsed += 1
+            self._memory[blob] = hit
+        return hit
+
+
+def _decode(digest: object, data: object) -> FileSummary | None:
+    if not isinstance(data, bytes) or not isinstance(digest, bytes):
+        return None
+    if hashlib.sha256(data).digest() != digest:
+        return None
+    try:
+        return FileSummary.from_record(marshal.loads(data))
+    except (ValueError, EOFError, TypeError):
+        return None

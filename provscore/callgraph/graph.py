@@ -1,0 +1,429 @@
+"""The call graph (networkx): modules, classes, functions and methods of a tree, and the
+calls, imports, inheritance, decorators and fixture requests between them.
+
+Nodes are named ``pkg.mod`` (a module) and ``pkg.mod:Class.method`` (a symbol); what the
+tree does not define is ``external:numpy.array``, ``builtin:len`` or ``unknown:obj.run``
+(a call whose callee cannot be told). Every call becomes an edge: unresolvable ones go
+to their named external or unknown node and are counted in :attr:`CallGraph.stats`, never
+dropped. Edge ``kind``: ``call``, ``import``, ``inherit``, ``decorator`` (the scope that
+applies it calls it), ``wrapped`` (calling a decorated function runs its decorator's
+wrapper), ``body`` (a class body runs with its enclosing scope), ``fixture`` (a test or
+fixture requests a fixture).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+import networkx as nx  # type: ignore[import-untyped]  # untyped
+
+from provscore.callgraph.modules import ModuleIndex
+from provscore.callgraph.resolve import Namespaces, Value
+from provscore.callgraph.summary import FileSummary, Scope
+from provscore.change.collection import CollectionConfig
+
+# Builtins that never call the functions passed to them.
+_NO_CALL = frozenset({"isinstance", "issubclass", "id", "hasattr", "getattr", "setattr",
+                      "delattr", "print", "repr", "type", "len", "hash", "vars", "dir",
+                      "callable", "str", "super", "format"})
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """One definition of the tree: where it is and what it is."""
+
+    name: str  # graph node name
+    module: str
+    qualname: str  # "" for the module
+    kind: str  # module | class | function | method
+    path: str
+    start: int
+    end: int
+
+
+@dataclass
+class CallGraph:
+    """The graph and the tables built with it (read-only once built)."""
+
+    graph: nx.DiGraph
+    index: ModuleIndex
+    symbols: dict[str, Symbol]
+    tests: dict[str, str]  # test node id (path::Class::test) -> the node its code is
+    paths: dict[str, str]  # path -> module node
+    stats: dict[str, int] = field(default_factory=dict)
+    unparsed: dict[str, str] = field(default_factory=dict)  # path -> why ast failed
+    scopes_by_path: Mapping[str, tuple[Scope, ...]] = field(default_factory=dict)
+    imports_by_module: dict[str, tuple[str, ...]] = field(default_factory=dict)  # absolute
+
+    def symbol_at(self, path: str, line: int) -> str | None:
+        """The innermost symbol of ``path`` enclosing ``line`` (the module when none)."""
+        module = self.paths.get(path)
+        if module is None:
+            return None
+        best: Scope | None = None
+        for s in self.scopes_by_path.get(path, ()):
+            if s.kind != "module" and s.start <= line <= s.end and \
+                    (best is None or s.start >= best.start):
+                best = s
+        return f"{module}:{best.qualname}" if best is not None else module
+
+
+def node_name(module: str, qualname: str) -> str:
+    return f"{module}:{qualname}" if qualname else module
+
+
+def _symbol_kind(scopes: tuple[Scope, ...], s: Scope) -> str:
+    if s.kind == "function" and s.parent >= 0 and scopes[s.parent].kind == "class":
+        return "method"
+    return s.kind
+
+
+class _Edges:
+    """Adds edges and counts the call outcomes."""
+
+    def __init__(self, g: nx.DiGraph, ns: Namespaces) -> None:
+        self.g, self.ns = g, ns
+        self.stats = {"calls": 0, "resolved": 0, "external": 0, "builtin": 0, "unknown": 0}
+
+    def add(self, src: str, dst: str, kind: str) -> None:
+        if not self.g.has_edge(src, dst):
+            self.g.add_edge(src, dst, kind=kind)
+
+    def outside(self, src: str, prefix: str, text: str) -> None:
+        dst = f"{prefix}:{text}"
+        if dst not in self.g:
+            self.g.add_node(dst, kind=prefix)
+        self.add(src, dst, "call")
+
+    def call(self, src: str, values: set[Value], ref: str, count: bool = True) -> str:
+        """Edges for calling ``values``; counts and returns the outcome."""
+        best = "unknown"
+        for v in values:
+            tag = v[0]
+            if tag in ("S", "BM"):
+                mod, i = v[1], int(v[2])
+                s = self.ns.scope(mod, i)
+                self.add(src, node_name(mod, s.qualname), "call")
+                best = "resolved"
+                if s.kind == "class":
+                    for init in ("__init__", "__new__", "__post_init__"):
+                        for c in self.ns.class_attr(mod, i, init, 0):
+                            if c[0] == "S":
+                                self.add(src, node_name(c[1], self.ns.scope(c[1], int(c[2]))
+                                                        .qualname), "call")
+            elif tag in ("I", "IS"):
+                for c in self.ns.class_attr(v[1], int(v[2]), "__call__", 0):
+                    if c[0] == "S":
+                        self.add(src, node_name(c[1], self.ns.scope(c[1], int(c[2])).qualname),
+                                 "call")
+                        best = "resolved"
+            elif tag == "X":
+                self.outside(src, "external", v[1])
+                best = "external" if best != "resolved" else best
+            elif tag == "B":
+                self.outside(src, "builtin", v[1])
+                best = "builtin" if best not in ("resolved", "external") else best
+            elif tag == "L":
+                best = "resolved"  # a lambda's calls are edges of the scope defining it
+        if best == "unknown":
+            self.outside(src, "unknown", ref)
+        if count:
+            self.stats["calls"] += 1
+            self.stats[best] += 1
+        return best
+
+
+def _functions(ns: Namespaces, values: Iterable[Value]) -> list[tuple[str, int, bool]]:
+    out = []
+    for v in values:
+        if v[0] in ("S", "BM") and ns.scope(v[1], int(v[2])).kind == "function":
+            out.append((v[1], int(v[2]), v[0] == "BM"))
+    return out
+
+
+def _bind_args(ns: Namespaces, edges: _Edges, src: str, mod: str, i: int,
+               callee: set[Value], args: tuple[tuple[str, str], ...]) -> None:
+    """Functions passed as arguments: bound to the tree function's parameters (its calls
+    of them resolve later), or called on the caller's behalf by code outside the tree."""
+    targets = _functions(ns, callee)
+    for v in callee:  # a class called: its __init__ takes the arguments
+        if v[0] == "S" and ns.scope(v[1], int(v[2])).kind == "class":
+            targets += _functions(ns, ns.class_attr(v[1], int(v[2]), "__init__", 0, bound=True))
+    outside = not targets and not any(v[0] == "B" and v[1] in _NO_CALL for v in callee) \
+        and not any(v[0] in ("S", "I", "IS") for v in callee)
+    for key, ref in args:
+        passed = _functions(ns, ns.resolve(mod, i, ref))
+        if not passed:
+            continue
+        if outside:
+            for m, j, _ in passed:
+                edges.add(src, node_name(m, ns.scope(m, j).qualname), "call")
+            continue
+        for m, j, bound in targets:
+            params = [p for p in ns.scope(m, j).params if not p.startswith("*")]
+            if bound:
+                params = params[1:]
+            name = params[int(key)] if key.isdigit() and int(key) < len(params) else key
+            if name in params:
+                ns.params.setdefault((m, j, name), set()).update(
+                    ("BM" if b else "S", pm, str(pj)) for pm, pj, b in passed)
+
+
+def build_graph(modules: Mapping[str, tuple[str, FileSummary]], config: CollectionConfig
+                ) -> CallGraph:
+    """The call graph of a tree: ``modules`` maps each path to (module name, summary)."""
+    index = ModuleIndex(modules)
+    summaries = {index.by_path[p]: s for p, (_, s) in modules.items()
+                 if p in index.by_path and not s.error}
+    ns = Namespaces(summaries, index)
+    g: nx.DiGraph = nx.DiGraph()
+    symbols: dict[str, Symbol] = {}
+    scopes_by_path: dict[str, tuple[Scope, ...]] = {}
+    for path, (_, summary) in modules.items():
+        mod = index.by_path.get(path)
+        if mod is None:
+            continue
+        scopes_by_path[path] = summary.scopes
+        g.add_node(mod, kind="module", path=path)
+        symbols[mod] = Symbol(mod, mod, "", "module", path, 1, 1)
+        for s in summary.scopes[1:]:
+            name = node_name(mod, s.qualname)
+            kind = _symbol_kind(summary.scopes, s)
+            g.add_node(name, kind=kind, path=path, start=s.start, end=s.end)
+            symbols[name] = Symbol(name, mod, s.qualname, kind, path, s.start, s.end)
+    edges = _Edges(g, ns)
+    later: list[tuple[str, int, str, str]] = []
+    retry: list[tuple[str, int, str, str]] = []
+    for mod, summary in summaries.items():
+        _module_edges(ns, edges, mod, summary, later, retry)
+    ns.forget()
+    for mod, i, src, ref in later:  # calls of parameters, once call sites bound them
+        edges.call(src, ns.resolve(mod, i, ref), ref)
+    for mod, i, src, ref in retry:  # unknown in the first pass: bound since?
+        best = edges.call(src, ns.resolve(mod, i, ref), ref, count=False)
+        if best != "unknown":
+            edges.stats["unknown"] -= 1
+            edges.stats[best] += 1
+            if g.has_edge(src, f"unknown:{ref}"):
+                g.remove_edge(src, f"unknown:{ref}")
+    tests = _fixture_edges(ns, edges, summaries, config)
+    unparsed = {p: s.error for p, (_, s) in modules.items() if s.error}
+    imports = {mod: tuple(sorted({m for _, _, m, _, lvl in s.imports if m and lvl == 0}))
+               for mod, s in summaries.items()}
+    return CallGraph(g, index, symbols, tests, dict(index.by_path), edges.stats, unparsed,
+                     scopes_by_path, imports)
+
+
+def _bound_names(scopes: tuple[Scope, ...], i: int) -> frozenset[str]:
+    """Parameters visible in scope ``i`` (its own and its enclosing functions'), less a
+    method's receiver: what call sites (and decorators) bind."""
+    names: set[str] = set()
+    while i >= 0:
+        s = scopes[i]
+        if s.kind == "function":
+            params = s.params
+            if s.parent >= 0 and scopes[s.parent].kind == "class" and \
+                    "staticmethod" not in s.decorators:
+                params = params[1:]
+            names.update(params)
+        i = s.parent
+    return frozenset(names)
+
+
+def _head(ref: str) -> str:
+    return ref.split(".", 1)[0].split("(", 1)[0].split("[", 1)[0]
+
+
+def _module_edges(ns: Namespaces, edges: _Edges, mod: str, summary: FileSummary,
+                  later: list[tuple[str, int, str, str]],
+                  retry: list[tuple[str, int, str, str]]) -> None:
+    scopes = summary.scopes
+    dotted = {m for _, local, m, _, _ in summary.imports if local.startswith("\x00")}
+    for scope, local, module, name, level in summary.imports:
+        if not name and local == module and any(d.startswith(module + ".") for d in dotted):
+            continue  # `import a.b` binds a; the edge is the one to a.b
+        target = ns._module_of(mod, module, level) if module or level else None
+        if not name:
+            target = ns.index.find(module, mod)
+        src = node_name(mod, scopes[scope].qualname)
+        if target is not None and target != mod:
+            edges.add(src, target, "import")
+            sub = ns.index.find(f"{target}.{name}", mod) if name else None
+            if sub is not None:
+                edges.add(src, sub, "import")
+    for i, s in enumerate(scopes):
+        src = node_name(mod, s.qualname)
+        bound = _bound_names(scopes, i) if s.kind == "function" else frozenset()
+        if s.parent >= 0:
+            parent = node_name(mod, scopes[s.parent].qualname)
+            if s.kind == "class":
+                edges.add(parent, src, "body")
+                for base in s.bases:
+                    for v in ns.resolve(mod, s.parent, base):
+                        if v[0] == "S":
+                            edges.add(src, node_name(v[1], ns.scope(v[1], int(v[2])).qualname),
+                                      "inherit")
+            for dec in s.decorators:
+                _decorator_edges(ns, edges, mod, i, parent, src, dec)
+        for _line, ref, args in s.calls:
+            if bound and _head(ref) in bound:
+                later.append((mod, i, src, ref))
+                continue
+            callee = ns.resolve(mod, i, ref)
+            if edges.call(src, callee, ref) == "unknown" and s.kind == "function" and \
+                    _head(ref) in ("self", "cls"):
+                retry.append((mod, i, src, ref))
+            if args:
+                _bind_args(ns, edges, src, mod, i, callee, args)
+
+
+def _decorator_edges(ns: Namespaces, edges: _Edges, mod: str, i: int, parent: str, src: str,
+                     dec: str) -> None:
+    """The enclosing scope calls the decorator with the definition (its first parameter
+    is bound to it); calling the definition runs what the decorator made of it."""
+    s = ns.scope(mod, i)
+    for m, j, _ in _functions(ns, ns.resolve(mod, s.parent, dec)):
+        deco = ns.scope(m, j)
+        target = node_name(m, deco.qualname)
+        edges.add(parent, target, "decorator")
+        edges.add(src, target, "wrapped")
+        if deco.params and s.kind == "function":
+            ns.params.setdefault((m, j, deco.params[0]), set()).add(("S", mod, str(i)))
+
+
+def _fixture_edges(ns: Namespaces, edges: _Edges, summaries: Mapping[str, FileSummary],
+                   config: CollectionConfig) -> dict[str, str]:
+    """Tests and fixtures request fixtures by parameter name, ``usefixtures`` and
+    ``autouse``: the fixture visible from their class, module and conftest.py files."""
+    index = ns.index
+    conftests: dict[str, str] = {}
+    for mod in summaries:
+        path = index.by_name[mod]
+        if posixpath.basename(path) == "conftest.py":
+            conftests[posixpath.dirname(path)] = mod
+    tests: dict[str, str] = {}
+    for mod, summary in summaries.items():
+        path = index.by_name[mod]
+        visible = _visible_fixtures(summaries, conftests, mod, path)
+        is_test_file = config.is_test_file(path)
+        for i, s in enumerate(summary.scopes):
+            if s.kind != "function":
+                continue
+            test_ids = _test_ids(ns, mod, i, s, path, config) if is_test_file else []
+            if not test_ids and not s.fixture:
+                continue
+            src = node_name(mod, s.qualname)
+            here = dict(visible)
+            here.update(_class_fixtures(ns, mod, summary.scopes, i))
+            wanted = [p for p in s.params if p not in ("self", "cls", "request")]
+            wanted += list(s.usefixtures)
+            if test_ids:
+                wanted += [n for n, (_, auto) in here.items() if auto]
+            for name in wanted:
+                hit = here.get(name)
+                if hit is not None and hit[0] != src:
+                    edges.add(src, hit[0], "fixture")
+    for mod, summary in summaries.items():
+        path = index.by_name[mod]
+        if config.is_test_file(path):
+            for i, s in enumerate(summary.scopes):
+                if s.kind == "class" and summary.scopes[s.parent].kind == "module":
+                    _class_tests(ns, mod, i, path, config, tests)
+                elif s.kind == "function" and s.parent == 0 and config.is_test_function(
+                        s.qualname):
+                    tests[f"{path}::{s.qualname}"] = node_name(mod, s.qualname)
+            _assigned_tests(ns, mod, summary.scopes[0], path, config, tests)
+    return tests
+
+
+def _assigned_tests(ns: Namespaces, mod: str, module: Scope, path: str,
+                    config: CollectionConfig, tests: dict[str, str]) -> None:
+    """``test_x = make_test(...)`` at module level is collected when it is a function."""
+    for target, refs in module.assigns:
+        if "." in target or "[" in target or not config.is_test_function(target):
+            continue
+        node = mod
+        for ref in refs:
+            for m, j, _ in _functions(ns, ns.resolve(mod, 0, ref)):
+                node = node_name(m, ns.scope(m, j).qualname)
+        tests.setdefault(f"{path}::{target}", node)
+
+
+def _visible_fixtures(summaries: Mapping[str, FileSummary], conftests: Mapping[str, str],
+                      mod: str, path: str) -> dict[str, tuple[str, bool]]:
+    """Fixture name -> (node, autouse): conftest.py files from the root down, then the
+    module's own (the nearest definition wins, as in pytest)."""
+    chain: list[str] = []
+    d = posixpath.dirname(path)
+    while True:
+        if d in conftests and conftests[d] != mod:
+            chain.append(conftests[d])
+        if not d:
+            break
+        d = posixpath.dirname(d)
+    out: dict[str, tuple[str, bool]] = {}
+    for m in [*reversed(chain), mod]:
+        for s in summaries[m].scopes:
+            if s.fixture and summaries[m].scopes[s.parent].kind == "module":
+                out[s.fixture] = (node_name(m, s.qualname), s.autouse)
+    return out
+
+
+def _class_fixtures(ns: Namespaces, mod: str, scopes: tuple[Scope, ...], i: int
+                    ) -> dict[str, tuple[str, bool]]:
+    parent = scopes[i].parent
+    if parent < 0 or scopes[parent].kind != "class":
+        return {}
+    out: dict[str, tuple[str, bool]] = {}
+    for m, c in reversed(ns.mro(mod, parent)):
+        for s in ns.modules[m].scopes:
+            if s.fixture and s.parent == c:
+                out[s.fixture] = (node_name(m, s.qualname), s.autouse)
+    return out
+
+
+def _test_ids(ns: Namespaces, mod: str, i: int, s: Scope, path: str,
+              config: CollectionConfig) -> list[str]:
+    if not config.is_test_function(s.qualname.rsplit(".", 1)[-1]):
+        return []
+    scopes = ns.modules[mod].scopes
+    parent = scopes[s.parent]
+    if parent.kind == "module":
+        return [f"{path}::{s.qualname}"]
+    if parent.kind == "class":
+        return [f"{path}::{s.qualname.replace('.', '::')}"]
+    return []
+
+
+def _class_tests(ns: Namespaces, mod: str, cls: int, path: str, config: CollectionConfig,
+                 out: dict[str, str], prefix: str = "") -> None:
+    """Test methods of a collected class, inherited ones included (pytest collects a
+    subclass's inherited tests under the subclass's id)."""
+    s = ns.scope(mod, cls)
+    short = s.qualname.rsplit(".", 1)[-1]
+    unittest = any(b.rsplit(".", 1)[-1] == "TestCase" for b in s.bases)
+    if not (config.is_test_class(short) or unittest or _inherits_test_case(ns, mod, cls)):
+        return
+    node = f"{path}::{prefix}{short}"
+    seen: set[str] = set()
+    for m, c in ns.mro(mod, cls):
+        for j, child in enumerate(ns.modules[m].scopes):
+            if child.parent != c:
+                continue
+            name = child.qualname.rsplit(".", 1)[-1]
+            if name in seen:
+                continue
+            seen.add(name)
+            if child.kind == "function" and config.is_test_function(name):
+                out[f"{node}::{name}"] = node_name(m, child.qualname)
+            elif child.kind == "class" and m == mod and c == cls:
+                _class_tests(ns, m, j, path, config, out, prefix=f"{prefix}{short}::")
+
+
+def _inherits_test_case(ns: Namespaces, mod: str, cls: int) -> bool:
+    for m, c in ns.mro(mod, cls):
+        if any(b.rsplit(".", 1)[-1] == "TestCase" for b in ns.scope(m, c).bases):
+            return True
+    return False

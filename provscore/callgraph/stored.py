@@ -1,0 +1,101 @@
+"""A built call graph as a cache row: a tree that was built before (same blobs, same
+collection rules, same provscore) is loaded instead of resolved again.
+
+The row holds the nodes, the edges (as indices), the tests and the counts; the per-file
+scopes a caller may still need (which symbol encloses a changed line) are read lazily from
+the summary cache, so a warm load touches no summary it does not use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import networkx as nx  # type: ignore[import-untyped]  # untyped
+
+from provscore.callgraph.cache import SummaryCache
+from provscore.callgraph.graph import CallGraph, Symbol
+from provscore.callgraph.modules import ModuleIndex
+from provscore.callgraph.summary import Scope
+from provscore.change.collection import CollectionConfig
+
+_SYMBOL_KINDS = frozenset({"module", "class", "function", "method"})
+
+
+def graph_key(version: str, config: CollectionConfig, blobs: Mapping[str, str]) -> str:
+    h = hashlib.sha256(f"{version}\n{config!r}\n".encode())
+    for path in sorted(blobs):
+        h.update(f"{path}\x00{blobs[path]}\n".encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
+
+
+class LazyScopes(Mapping[str, tuple[Scope, ...]]):
+    """Path -> scopes of its summary, fetched from the cache when first asked for."""
+
+    def __init__(self, cache: SummaryCache, blobs: Mapping[str, str]) -> None:
+        self.cache, self.blobs = cache, blobs
+        self._got: dict[str, tuple[Scope, ...]] = {}
+
+    def __getitem__(self, path: str) -> tuple[Scope, ...]:
+        if path not in self._got:
+            blob = self.blobs[path]
+            summary = self.cache.get_many([blob]).get(blob)
+            if summary is None:
+                raise KeyError(path)
+            self._got[path] = summary.scopes
+        return self._got[path]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.blobs)
+
+    def __len__(self) -> int:
+        return len(self.blobs)
+
+
+def to_record(graph: CallGraph) -> tuple[object, ...]:
+    names = list(graph.graph.nodes)
+    where = {n: i for i, n in enumerate(names)}
+    kinds: list[str] = []
+    kind_of: dict[str, int] = {}
+    edges: list[int] = []
+    for u, v, k in graph.graph.edges(data="kind"):
+        code = kind_of.get(k)
+        if code is None:
+            code = kind_of[k] = len(kinds)
+            kinds.append(k)
+        edges += (where[u], where[v], code)
+    nodes = tuple((n, d.get("kind", ""), d.get("path", ""), d.get("start", 0), d.get("end", 0))
+                  for n, d in graph.graph.nodes(data=True))
+    return (1, nodes, tuple(kinds), tuple(edges), tuple(graph.tests.items()),
+            tuple(graph.paths.items()), tuple(graph.stats.items()),
+            tuple(graph.unparsed.items()),
+            tuple((m, tuple(i)) for m, i in graph.imports_by_module.items()))
+
+
+def from_record(rec: Any, scopes: Mapping[str, tuple[Scope, ...]]) -> CallGraph:
+    """The graph of :func:`to_record`; anything malformed raises ValueError."""
+    try:
+        version, nodes, kinds, edges, tests, paths, stats, unparsed, imports = rec
+        if version != 1:
+            raise ValueError("another graph row format")
+        g = nx.DiGraph()
+        names = [n[0] for n in nodes]
+        symbols: dict[str, Symbol] = {}
+        for name, kind, path, start, end in nodes:
+            attrs = {"kind": kind}
+            if path:
+                attrs["path"] = path
+            if kind in _SYMBOL_KINDS and kind != "module":
+                attrs["start"], attrs["end"] = start, end
+            g.add_node(name, **attrs)
+            if kind in _SYMBOL_KINDS:
+                module, _, qual = name.partition(":")
+                symbols[name] = Symbol(name, module, qual, kind, path, start or 1, end or 1)
+        g.add_edges_from((names[edges[i]], names[edges[i + 1]], {"kind": kinds[edges[i + 2]]})
+                         for i in range(0, len(edges), 3))
+        path_map = dict(paths)
+        return CallGraph(g, ModuleIndex(path_map), symbols, dict(tests), path_map, dict(stats),
+                         dict(unparsed), scopes, {m: tuple(i) for m, i in imports})
+    except (TypeError, IndexError, KeyError, ValueError) as exc:
+        raise ValueError(f"malformed graph row: {exc}") from None

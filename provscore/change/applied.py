@@ -1,0 +1,191 @@
+"""What git does with the patch, and whether it is what provscore read.
+
+The analysis reads the diff with its own parser and applies the hunks in memory; git is
+what will actually apply the patch (CI, the SWE-bench harness, a reviewer's ``git am``).
+Both readings must be one: the patch is applied with ``git apply --cached`` to a
+temporary index holding base, with a temporary object directory (the repository is
+never written), and every path whose state git changes must have, byte for byte and
+mode for mode, the post-image provscore analysed. Two commits (``--head``) are compared
+the same way against ``git diff-tree --raw``. Any difference is a PS902 naming the path:
+what is scored is exactly what git applies, or nothing is scored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from provscore.change.diff import FileChange, FileStatus
+from provscore.change.git import SUBMODULE_MODE, RawChange, Repo, parse_raw
+from provscore.change.images import ApplyFailure, FileImages
+
+_ABSENT = "000000"
+_PATCH_FAILED = re.compile(r"^error: patch failed: (.+):(\d+)$")
+_PATH_ERROR = re.compile(r"^error: (.+?): (already exists in index|does not exist in index|"
+                         r"patch does not apply|.*)$")
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """A path's mode and object id (``sha`` is the blob id of its bytes)."""
+
+    mode: str
+    sha: str
+
+
+@dataclass(frozen=True, slots=True)
+class GitChange:
+    """Every path whose state git changes, with its state after (None: absent), and the
+    bytes of every new blob; or why git refuses the patch."""
+
+    states: Mapping[str, State | None]
+    blobs: Mapping[str, bytes]
+    refused: ApplyFailure | None = None
+
+    def post(self, path: str) -> bytes | None:
+        state = self.states.get(path)
+        return None if state is None else self.blobs.get(state.sha)
+
+
+def blob_id(data: bytes, *, sha256: bool = False) -> str:
+    """git's object id of a blob with these bytes."""
+    header = f"blob {len(data)}\0".encode("ascii")
+    algo = hashlib.sha256 if sha256 else hashlib.sha1
+    return algo(header + data).hexdigest()
+
+
+def _from_raw(repo: Repo, raw: Sequence[RawChange], env: Mapping[str, str] | None,
+              wanted: Callable[[str], bool]) -> tuple[dict[str, State | None], dict[str, bytes]]:
+    """States from a raw listing, and the bytes of the new blobs of the ``wanted`` paths
+    (the others' bytes are compared by object id, so they need not be read)."""
+    states: dict[str, State | None] = {
+        r.path: None if r.deleted else State(r.new_mode, r.new_sha) for r in raw}
+    shas = [s.sha for p, s in states.items()
+            if s is not None and s.mode != SUBMODULE_MODE and wanted(p)]
+    return states, repo.read_objects(shas, env=env)
+
+
+def commits_change(repo: Repo, base_sha: str, head_sha: str,
+                   wanted: Callable[[str], bool]) -> GitChange:
+    """What the commits from base to head change, path by path (from git's -z listing)."""
+    states, blobs = _from_raw(repo, repo.raw_changes(base_sha, head_sha), None, wanted)
+    return GitChange(states, blobs)
+
+
+def without_dataless_binaries(diff: bytes) -> bytes:
+    """The diff without the git sections that carry no content (``Binary files a/x and
+    b/x differ``): git refuses a patch holding one, ``patch`` skips it, and what it
+    changes is unknown either way (a Python file's is PS903). git applies the rest."""
+    out: list[bytes] = []
+    section: list[bytes] = []
+
+    def flush() -> None:
+        hidden = any(ln.startswith(b"Binary files ") for ln in section) and \
+            not any(ln.startswith(b"GIT binary patch") for ln in section)
+        if not hidden:
+            out.extend(section)
+
+    lines = [line + b"\n" for line in diff.split(b"\n")]  # LF only; endings kept
+    lines[-1] = lines[-1][:-1]
+    for line in lines:
+        if line.startswith(b"diff --git "):
+            flush()
+            section = []
+        section.append(line)
+    flush()
+    return b"".join(out)
+
+
+def apply_change(repo: Repo, base_sha: str, diff: bytes, strip: int,
+                 wanted: Callable[[str], bool]) -> GitChange:
+    """What ``git apply`` makes of ``diff`` on base, without touching the repository."""
+    diff = without_dataless_binaries(diff)
+    if not diff.strip():
+        return GitChange({}, {})
+    with tempfile.TemporaryDirectory(prefix="provscore-apply-") as tmp:
+        objects = Path(tmp) / "objects"
+        objects.mkdir()
+        env = {"GIT_INDEX_FILE": str(Path(tmp) / "index"),
+               "GIT_OBJECT_DIRECTORY": str(objects),
+               "GIT_ALTERNATE_OBJECT_DIRECTORIES": repo.objects}
+        repo.run_bytes(["read-tree", base_sha], what="git read-tree failed", env=env)
+        # Command-line settings win over the user's: no whitespace fixing or ignoring,
+        # which would make git's result differ from the diff's text.
+        proc = repo.run_git(["-c", "apply.whitespace=nowarn", "-c", "apply.ignoreWhitespace=no",
+                             "apply", "--cached", f"-p{strip}", "--whitespace=nowarn", "-"],
+                            input=diff, env=env)
+        if proc.returncode != 0:
+            return GitChange({}, {}, _refusal(proc.stderr.decode("utf-8", "surrogateescape")))
+        out = repo.run_bytes(["diff-index", "--cached", "-z", "--raw", "--no-renames",
+                              "--no-abbrev", base_sha, "--"], what="git diff-index failed",
+                             env=env)
+        states, blobs = _from_raw(repo, parse_raw(out), env, wanted)
+    return GitChange(states, blobs)
+
+
+def _refusal(stderr: str) -> ApplyFailure:
+    errors = [ln.strip() for ln in stderr.splitlines() if ln.startswith("error:")]
+    first = errors[0] if errors else (stderr.strip().splitlines() or ["git apply failed"])[-1]
+    m = _PATCH_FAILED.match(first)
+    if m:
+        return ApplyFailure(m.group(1), f"git apply refuses it: {first.removeprefix('error: ')}",
+                            int(m.group(2)))
+    m = _PATH_ERROR.match(first)
+    if m and not m.group(1).startswith(("corrupt patch", "git diff header", "patch with")):
+        return ApplyFailure(m.group(1), f"git apply refuses it: {m.group(2)}")
+    return ApplyFailure("", f"git apply refuses it: {first.removeprefix('error: ')}")
+
+
+def read_states(files: Sequence[FileImages], base: Mapping[str, State], *, sha256: bool
+                ) -> dict[str, State | None]:
+    """The state after the patch, as provscore read it, of every path it changes.
+
+    Sections apply in order (a deletion followed by an addition of the same path is a
+    file replaced, e.g. by a symlink). Binary sections are unknown (None is not claimed
+    for them; they are taken from git and their Python files are PS903 later)."""
+    states: dict[str, State | None] = {}
+    for img in files:
+        c = img.change
+        if c.old_path and c.status in (FileStatus.RENAMED, FileStatus.DELETED):
+            states[c.old_path] = None
+        if c.new_path and img.post is not None:
+            states[c.new_path] = State(_mode_after(c, base), blob_id(img.post, sha256=sha256))
+    return {p: s for p, s in states.items() if s != base.get(p)}
+
+
+def _mode_after(change: FileChange, base: Mapping[str, State]) -> str:
+    if change.new_mode:
+        return change.new_mode
+    old = base.get(change.old_path or "")
+    return old.mode if old is not None else "100644"
+
+
+def disagreements(files: Sequence[FileImages], base: Mapping[str, State], git: GitChange,
+                  *, sha256: bool) -> list[ApplyFailure]:
+    """Every path where git's change and provscore's reading of the diff differ."""
+    ours = read_states(files, base, sha256=sha256)
+    hidden = {p for img in files if img.change.binary for p in img.change.paths}
+    out: list[ApplyFailure] = []
+    for path in sorted(set(ours) | set(git.states)):
+        if path in hidden:
+            continue
+        mine, theirs = ours.get(path, base.get(path)), git.states.get(path, base.get(path))
+        if mine == theirs:
+            continue
+        out.append(ApplyFailure(path, "git applies the patch differently here: "
+                                + _difference(mine, theirs)))
+    return out
+
+
+def _difference(mine: State | None, theirs: State | None) -> str:
+    if theirs is None:
+        return "git deletes it, the diff as read does not"
+    if mine is None:
+        return "git leaves it in place (or creates it), the diff as read deletes it"
+    if mine.mode != theirs.mode:
+        return f"git gives it mode {theirs.mode}, the diff as read {mine.mode}"
+    return "git's content after the patch differs from the diff as read"
