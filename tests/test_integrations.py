@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 import subprocess
 import sys
@@ -22,12 +23,18 @@ def test_action_is_composite_and_uses_real_flags() -> None:
     action = yaml.safe_load((ROOT / "action.yml").read_text())
     assert action["runs"]["using"] == "composite"
     assert {"base", "oracle", "results", "fail-on", "static-only"} <= set(action["inputs"])
-    script = "\n".join(step.get("run", "") for step in action["runs"]["steps"])
-    flags = set(__import__("re").findall(r"(--[a-z][a-z-]+)", script))
-    help_text = _help("score")
-    for flag in flags - {"--quiet"}:
-        assert flag in help_text, f"action.yml uses {flag}, which `provscore score` lacks"
-    assert {"--format", "--fail-on", "--output"} <= flags
+    steps = {step.get("id") or step.get("name"): str(step.get("run", ""))
+             for step in action["runs"]["steps"]}
+    publish = _help_of([sys.executable, "-m", "provscore.github_publish"])
+    for step, help_text in ((steps["score"], _help("score")),
+                            (steps["Publish the sticky comment and the check run"], publish)):
+        for flag in set(re.findall(r"(--[a-z][a-z-]+)", step)):
+            assert flag in help_text, f"action.yml uses {flag}, which its command lacks"
+    assert {"--format", "--fail-on"} <= set(re.findall(r"(--[a-z][a-z-]+)", steps["score"]))
+
+
+def _help_of(argv: list[str]) -> str:
+    return subprocess.run([*argv, "--help"], capture_output=True, text=True, check=True).stdout
 
 
 def test_pre_commit_hook_runs_and_refuses_a_removal(repo: GitRepo) -> None:
