@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
-import shutil
 import signal
 import sys
 from collections.abc import Sequence
@@ -18,13 +17,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from provscore import __version__
+from provscore.cli_scoring import (
+    Scoring,
+    add_output_args,
+    add_selection_args,
+    command_line,
+    emit,
+    load_session,
+    need_source,
+    oracle_dir,
+    scoring,
+    write_output,
+)
 from provscore.errors import ExitCode, InputError, ProvscoreError, UsageError
 from provscore.io import read_input
 
 if TYPE_CHECKING:  # imported where used: `provscore --help` stays fast
-    from provscore.change.git import Repo
-    from provscore.config import CommandLine, RepoConfig, Settings
-    from provscore.report.model import Report
+    pass
 
 
 class _Parser(argparse.ArgumentParser):
@@ -44,6 +53,8 @@ def _build_parser() -> argparse.ArgumentParser:
 
     _add_score_args(sub.add_parser("score", help="score a patch (a diff file, stdin, or "
                                    "BASE..HEAD)"))
+
+    _add_runner_commands(sub)
 
     gr = sub.add_parser("graph", help="export the call graph of a revision")
     gr.add_argument("--repo", default=".", help="git repository (default: .)")
@@ -80,6 +91,30 @@ def _build_parser() -> argparse.ArgumentParser:
     lf.add_argument("--canonical-json", action="store_true",
                     help="hash JSON canonically (sorted keys, LF) so re-serialising is not drift")
 
+    _add_ledger_command(sub)
+
+    ex = sub.add_parser("explain", help="show a rule's rationale and examples")
+    ex.add_argument("code", nargs="?", help="rule code (PS101) or name (assertion-removed)")
+
+    demo = sub.add_parser("demo", help="score a tampering patch on a bundled example repo")
+    add_output_args(demo)
+    return parser
+
+
+def _add_score_args(sc: argparse.ArgumentParser) -> None:
+    _add_source_args(sc)
+    sc.add_argument("--results", nargs="+", default=[], metavar="FILE",
+                    help="off-tree results of the base tests against the patched code: JUnit "
+                         "XML, pytest-json-report or SWE-bench report.json; one file per run")
+    sc.add_argument("--static-only", action="store_true",
+                    help="lint mode: skip the independent-evidence gate; the best decision "
+                         "is review (use with --fail-on reject in pre-commit / lint jobs)")
+    add_output_args(sc)
+    add_selection_args(sc)
+    _add_cache_args(sc)
+
+
+def _add_ledger_command(sub: argparse._SubParsersAction[_Parser]) -> None:
     lg = sub.add_parser("ledger", help="validate the oracle dir, or record off-tree results")
     lg_sub = lg.add_subparsers(dest="ledger_cmd", required=True, parser_class=_Parser)
     chk = lg_sub.add_parser("check", help="validate contract, lock, ledgers and approvals")
@@ -89,104 +124,81 @@ def _build_parser() -> argparse.ArgumentParser:
     rec.add_argument("oracle", help="oracle dir")
     rec.add_argument("--results", nargs="+", required=True, metavar="FILE",
                      help="result files of one or more off-tree runs")
-    rec.add_argument("--run-id", help="id of the run (default: the result file's name)")
+    rec.add_argument("--run-id", help="id of the run (default: the run id provscore run "
+                     "wrote into the file, else a fresh unique id)")
     rec.add_argument("--env", default="", help="environment fingerprint to record")
 
-    ex = sub.add_parser("explain", help="show a rule's rationale and examples")
-    ex.add_argument("code", nargs="?", help="rule code (PS101) or name (assertion-removed)")
 
-    demo = sub.add_parser("demo", help="score a tampering patch on a bundled example repo")
-    _add_output_args(demo)
-    return parser
+def _add_runner_commands(sub: argparse._SubParsersAction[_Parser]) -> None:
+    rn = sub.add_parser("run", help="run the base tests and oracle properties against the "
+                        "patch, off-tree and sandboxed (no decision)")
+    _add_source_args(rn, digest=True)
+    _add_run_args(rn)
+    _add_cache_args(rn)
+    vf = sub.add_parser("verify", help="run + score: the off-tree run, then the decision")
+    _add_source_args(vf)
+    _add_run_args(vf)
+    add_output_args(vf)
+    add_selection_args(vf)
+    _add_cache_args(vf)
 
 
-def _add_score_args(sc: argparse.ArgumentParser) -> None:
-    sc.add_argument("--repo", default=".", help="git repository (default: .)")
-    sc.add_argument("--base", required=True, help="the commit the patch applies to")
-    src = sc.add_mutually_exclusive_group()
-    src.add_argument("--head", help="score the commits from --base to this revision")
-    src.add_argument("--diff", help="unified diff file to score, or - for stdin")
-    sc.add_argument("--oracle", help="oracle dir (contract, lock, ledgers, approvals)")
-    sc.add_argument("--results", nargs="+", default=[], metavar="FILE",
-                    help="off-tree results of the base tests against the patched code: JUnit "
-                         "XML, pytest-json-report or SWE-bench report.json; one file per run")
-    sc.add_argument("--today", type=_date, help="date for ledger expiry (YYYY-MM-DD; "
-                    "default: today)")
-    sc.add_argument("--static-only", action="store_true",
-                    help="lint mode: skip the independent-evidence gate; the best decision "
-                         "is review (use with --fail-on reject in pre-commit / lint jobs)")
+def _add_source_args(p: argparse.ArgumentParser, *, digest: bool = False) -> None:
+    p.add_argument("--repo", default=".", help="git repository (default: .)")
+    p.add_argument("--base", required=True, help="the commit the patch applies to")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--head", help="the commits from --base to this revision")
+    src.add_argument("--diff", help="unified diff file, or - for stdin")
     src.add_argument("--staged", action="store_true",
-                     help="score the staged changes (git diff --cached) against --base "
-                          "(in a repository with no commit yet, --base HEAD is the empty tree)")
-    _add_output_args(sc)
-    _add_selection_args(sc)
-    _add_cache_args(sc)
+                     help="the staged changes (git diff --cached) against --base (in a "
+                          "repository with no commit yet, --base HEAD is the empty tree)")
+    if digest:
+        src.add_argument("--digest-only", action="store_true",
+                         help="print the corpus digest of --base (for the contract's "
+                              "runner.expected_corpus_digest) and run nothing")
+    p.add_argument("--oracle", help="oracle dir (contract, lock, ledgers, approvals)")
+    p.add_argument("--today", type=_date, help="date for ledger expiry (YYYY-MM-DD; "
+                   "default: today)")
 
 
-def _add_output_args(p: argparse.ArgumentParser) -> None:
-    from provscore.report import formats
-
-    p.add_argument("--format", action="append", default=[], metavar="FMT[:PATH]",
-                   help=f"report format ({', '.join(formats())}), to PATH or standard "
-                        "output; repeatable: one scoring, every rendering (default: "
-                        "$PROVSCORE_FORMAT, [tool.provscore] format, else text)")
-    p.add_argument("--output", "-o", help="write the --format without a PATH to this file "
-                   "(atomically)")
-    p.add_argument("-q", "--quiet", action="store_true",
-                   help="the decision line only; no progress line")
-    color = p.add_mutually_exclusive_group()
-    color.add_argument("--color", choices=("auto", "always", "never"),
-                       help="ANSI colour on standard output (default: $PROVSCORE_COLOR, else "
-                            "auto: a terminal, unless NO_COLOR; FORCE_COLOR forces it)")
-    color.add_argument("--no-color", action="store_const", const="never", dest="color",
-                       help="same as --color never")
-    p.add_argument("--fail-on", choices=("review", "reject"),
-                   help="lowest decision that makes the exit code non-zero (default: "
-                        "$PROVSCORE_FAIL_ON, [tool.provscore] fail-on, else review)")
-    p.add_argument("--exit-zero", action="store_true",
-                   help="exit 0 whatever the decision (3 still means provscore could not run)")
-    p.add_argument("--statistics", action="store_true",
-                   help="print the number of findings per rule code instead of the report "
-                        "on standard output (files named by --format are still written)")
-    p.add_argument("--rules-url", default=os.environ.get("PROVSCORE_RULES_URL"),
-                   help="URL of docs/rules.md for rule links in markdown/SARIF "
-                        "(default: $PROVSCORE_RULES_URL)")
+def _add_run_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--repeat", type=_positive, default=1, metavar="N",
+                   help="run the base corpus N times (flake detection; default 1)")
+    p.add_argument("--python", metavar="PYTHON",
+                   help="interpreter the tests run in, with pytest and the project's test "
+                        "dependencies installed (default: the one running provscore)")
+    box = p.add_mutually_exclusive_group()
+    box.add_argument("--require-sandbox", action="store_true",
+                     help="refuse to run patched code without the bubblewrap sandbox "
+                          "(an unsandboxed run is then a reject)")
+    box.add_argument("--no-sandbox", action="store_true",
+                     help="run without the sandbox even where bubblewrap works (the report "
+                          "says so, PS508)")
+    p.add_argument("--patch-id", help="id the run ledger counts runs under (default: a "
+                   "digest of base and patch; give a stable one to count repair attempts)")
+    p.add_argument("--subset", nargs="+", default=[], metavar="ID",
+                   help="run only these base test files, directories or node ids")
+    p.add_argument("--out", metavar="DIR", help="write run.json, results-N.json and "
+                   "junit-N.xml under DIR/<run id>/")
+    p.add_argument("--record", action="store_true",
+                   help="append every result to the oracle dir's flake ledger")
 
 
-def _add_selection_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--select", type=_codes, action="extend", default=None, metavar="CODES",
-                   help="rule codes or prefixes in force, comma-separated (PS1,PS301); "
-                        "replaces [tool.provscore] select (default: ALL)")
-    p.add_argument("--extend-select", type=_codes, action="extend", default=[],
-                   metavar="CODES", help="rule codes or prefixes to add to the selection")
-    p.add_argument("--ignore", type=_codes, action="extend", default=[], metavar="CODES",
-                   help="rule codes or prefixes to leave out (the contract's [rules] and "
-                        "the input rules PS9xx stay in force)")
-    cfg = p.add_mutually_exclusive_group()
-    cfg.add_argument("--config", metavar="FILE",
-                     help="read [tool.provscore] from FILE (a pyproject.toml, or a TOML file "
-                          "that is the table) instead of pyproject.toml at --base")
-    cfg.add_argument("--isolated", action="store_true",
-                     help="read no configuration file (command line, environment, defaults)")
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 1, got {text!r}")
+    return value
 
 
-def _codes(text: str) -> list[str]:
-    return [c.strip() for c in text.split(",") if c.strip()]
 def _add_cache_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cache-dir", help="call-graph summary cache directory (default: "
                    "$PROVSCORE_CACHE_DIR, else ~/.cache/provscore)")
     p.add_argument("--no-cache", action="store_true",
                    help="keep call-graph summaries in memory only")
-
-
-def _session(args: argparse.Namespace) -> object:
-    from provscore.callgraph.cache import SummaryCache, default_cache_path
-    from provscore.session import Session
-
-    if args.no_cache:
-        return Session.load()
-    path = Path(args.cache_dir) / "callgraph.sqlite" if args.cache_dir else default_cache_path()
-    return Session.load(cache=SummaryCache(path))
 
 
 def _date(text: str) -> date:
@@ -204,106 +216,87 @@ def _read_diff(arg: str | None) -> tuple[bytes | None, str]:
     return read_input(arg, "diff file"), arg
 
 
-def write_output(text: str, output: str | None) -> None:
-    """Print, or write atomically (graph, coverage): the one writer of report/outputs.py."""
-    from provscore.report.outputs import write_one
-
-    write_one(text, output, sys.stdout)
-
-
-def _exit_code(decision_code: ExitCode, fail_on: str) -> ExitCode:
-    if fail_on == "reject" and decision_code is ExitCode.REVIEW:
-        return ExitCode.PASS
-    return decision_code
-
-
-def _command_line(args: argparse.Namespace) -> CommandLine:
-    from provscore.config import CommandLine
-
-    return CommandLine(formats=tuple(args.format), output=args.output, fail_on=args.fail_on,
-                       color=args.color, oracle=getattr(args, "oracle", None),
-                       select=None if getattr(args, "select", None) is None
-                       else tuple(args.select),
-                       extend_select=tuple(getattr(args, "extend_select", ())),
-                       ignore=tuple(getattr(args, "ignore", ())))
-
-
-def _emit(report: Report, args: argparse.Namespace, settings: Settings) -> int:
-    """Render every requested format from the one report; the exit code."""
-    from provscore.config import use_color
-    from provscore.report import RenderOptions
-    from provscore.report.concise import render_statistics
-    from provscore.report.layout import DEFAULT_WIDTH
-    from provscore.report.outputs import write_outputs
-
-    options = RenderOptions(color=use_color(settings.color, os.environ, sys.stdout.isatty()),
-                            quiet=args.quiet, rules_url=args.rules_url,
-                            width=shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns)
-    statistics = render_statistics(report, options) if args.statistics else None
-    write_outputs(report, settings.targets, options, sys.stdout,
-                  step_summary_file=os.environ.get("GITHUB_STEP_SUMMARY"),
-                  stdout_text=statistics)
-    if not args.quiet:  # a rule the selection asked to leave out, but which fired anyway
-        fired = {f.code for f in report.findings}
-        for code, why in report.selection.kept:
-            if code in fired:
-                print(f"provscore: note: {code} is reported although deselected: {why}",
-                      file=sys.stderr)
-    if args.exit_zero:
-        return ExitCode.PASS
-    return _exit_code(report.exit_code, settings.fail_on)
-
-
-def _repo_config(args: argparse.Namespace, repo: Repo, base_sha: str) -> RepoConfig:
-    from provscore.config import RepoConfig, config_from_base, config_from_file
-
-    if args.isolated:
-        return RepoConfig()
-    if args.config:
-        return config_from_file(args.config)
-    return config_from_base(repo, base_sha, Path(args.repo))
-
-
 def _cmd_score(args: argparse.Namespace) -> int:
-    from provscore.change.git import Repo
-    from provscore.config import check_config_rules, required_rules, resolve_settings
-    from provscore.oracle.contract import load_oracle_contract
     from provscore.pipeline import ScoreRequest, score
-    from provscore.progress import ProgressLine
-    from provscore.report.outputs import refuse_output_over_inputs
-    from provscore.scoring.selection import resolve_selection
-    from provscore.session import Session
 
-    if args.head is None and args.diff is None and not args.staged:
-        raise UsageError("give --head REV, --diff FILE (or --diff - for stdin) or --staged")
-    repo = Repo(args.repo)
-    config = _repo_config(args, repo, repo.resolve_base(args.base))
-    session = _session(args)
-    assert isinstance(session, Session)
-    check_config_rules(config, session.registry)
-    settings = resolve_settings(_command_line(args), os.environ, config)
-    oracle = Path(settings.oracle) if settings.oracle else None
-    if oracle is not None and not oracle.is_dir():
-        raise InputError("oracle dir does not exist", path=str(oracle))
     for r in args.results:
         if not os.path.lexists(r):  # a FIFO or a directory there is refused when read
             raise InputError("results file not found", path=r)
-    refuse_output_over_inputs(settings.targets, [args.diff, *args.results], oracle)
+    sc = scoring(args, [args.diff, *args.results])
     diff, origin = (None, "git diff --cached") if args.staged else _read_diff(args.diff)
-    contract = load_oracle_contract(oracle)
-    active = resolve_selection(settings.selection, session.registry, required_rules(contract))
-    progress = ProgressLine(sys.stderr) if sys.stderr.isatty() and not args.quiet else None
+    req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
+                       diff_origin=origin, oracle_dir=sc.oracle, contract=sc.contract,
+                       results=tuple(Path(r) for r in args.results), today=args.today,
+                       static_only=args.static_only, staged=args.staged, rules=sc.rules,
+                       config_source=sc.config_source, progress=sc.progress)
+    try:
+        report = score(req, sc.session)
+    finally:
+        if sc.progress is not None:
+            sc.progress.close()
+    return emit(report, args, sc.settings)
+
+
+def _run_request(args: argparse.Namespace, sc: Scoring | None) -> object:
+    """The run to make. ``sc``: verify's scoring setup; None for ``run`` (no report)."""
+    from provscore.oracle.contract import load_oracle_contract
+    from provscore.pipeline import ScoreRequest
+    from provscore.runner import RunOptions
+    from provscore.verify import RunRequest
+
+    if sc is None:
+        need_source(args)
+        oracle = oracle_dir(args.oracle)
+        contract = load_oracle_contract(oracle)
+    else:
+        oracle, contract = sc.oracle, sc.contract
+    if args.record and oracle is None:
+        raise UsageError("--record needs --oracle (the flake ledger lives in the oracle dir)")
+    diff, origin = (None, "git diff --cached") if args.staged else _read_diff(args.diff)
     req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
                        diff_origin=origin, oracle_dir=oracle, contract=contract,
-                       results=tuple(Path(r) for r in args.results), today=args.today,
-                       static_only=args.static_only, staged=args.staged, rules=active,
-                       config_source=config.source, progress=progress)
+                       today=args.today, staged=args.staged,
+                       rules=None if sc is None else sc.rules,
+                       config_source=None if sc is None else sc.config_source,
+                       progress=None if sc is None else sc.progress)
+    options = RunOptions(repeat=args.repeat, python=args.python,
+                         sandbox="none" if args.no_sandbox else "auto",
+                         require_sandbox=args.require_sandbox, patch_id=args.patch_id,
+                         subset=tuple(args.subset), record_flakes=args.record)
+    return RunRequest(req, options, Path(args.out) if args.out else None)
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from provscore.session import Session
+    from provscore.verify import RunRequest, corpus_digest_of, run_patch
+
+    if args.digest_only:
+        print(corpus_digest_of(Path(args.repo), args.base, args.oracle, args.python))
+        return ExitCode.PASS
+    req = _run_request(args, None)
+    assert isinstance(req, RunRequest)
+    session = load_session(args)
+    assert isinstance(session, Session)
+    outcome = run_patch(req, session)
+    for line in outcome.summary():
+        print(f"provscore: {line}")
+    return ExitCode.PASS if outcome.record.ran and not outcome.record.base_error \
+        else ExitCode.REJECT
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from provscore.verify import RunRequest, verify
+
+    sc = scoring(args, [args.diff])
+    req = _run_request(args, sc)
+    assert isinstance(req, RunRequest)
     try:
-        report = score(req, session)
+        outcome = verify(req, sc.session)
     finally:
-        if progress is not None:
-            progress.close()
-    return _emit(report, args, settings)
+        if sc.progress is not None:
+            sc.progress.close()
+    assert outcome.report is not None
+    return emit(outcome.report, args, sc.settings)
 
 
 def _cmd_graph(args: argparse.Namespace) -> int:
@@ -311,7 +304,7 @@ def _cmd_graph(args: argparse.Namespace) -> int:
     from provscore.pipeline import graph_at_rev
     from provscore.session import Session
 
-    session = _session(args)
+    session = load_session(args)
     assert isinstance(session, Session)
     graph = graph_at_rev(Path(args.repo), args.rev, session)
     write_output(export(graph, args.format), args.output)
@@ -336,7 +329,7 @@ def _cmd_coverage(args: argparse.Namespace) -> int:
     req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
                        diff_origin=origin, oracle_dir=oracle,
                        contract=load_oracle_contract(oracle))
-    session = _session(args)
+    session = load_session(args)
     assert isinstance(session, Session)
     symbols = touched_coverage(req, session)
     text = coverage_json(symbols) if args.format == "json" else coverage_text(symbols)
@@ -418,14 +411,15 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from provscore.demo import run_demo
     from provscore.session import Session
 
-    settings = resolve_settings(_command_line(args), os.environ, RepoConfig())
-    _emit(run_demo(Session.load()), args, settings)
+    settings = resolve_settings(command_line(args), os.environ, RepoConfig())
+    emit(run_demo(Session.load()), args, settings)
     return ExitCode.PASS  # the demo succeeded when it produced its report
 
 
-COMMANDS = {"score": _cmd_score, "explain": _cmd_explain, "demo": _cmd_demo,
-            "lock": _cmd_lock, "ledger": _cmd_ledger, "graph": _cmd_graph,
-            "coverage": _cmd_coverage, "catalog": _cmd_catalog}
+COMMANDS = {"score": _cmd_score, "run": _cmd_run, "verify": _cmd_verify,
+            "explain": _cmd_explain, "demo": _cmd_demo, "lock": _cmd_lock,
+            "ledger": _cmd_ledger, "graph": _cmd_graph, "coverage": _cmd_coverage,
+            "catalog": _cmd_catalog}
 
 
 class _Terminated(BaseException):
@@ -438,10 +432,11 @@ def _on_sigterm(signum: int, frame: object) -> None:
 
 def _subject(args: argparse.Namespace) -> str:
     """What the command was working on, for the message of an unexpected error."""
-    if args.command == "score":
+    if args.command in ("score", "run", "verify"):
         source = (f"--head {args.head}" if args.head else "--staged" if args.staged
                   else f"--diff {args.diff}")
-        return f"scoring {source} against --base {args.base} in {args.repo}"
+        verb = {"score": "scoring", "run": "running", "verify": "verifying"}[args.command]
+        return f"{verb} {source} against --base {args.base} in {args.repo}"
     if args.command == "ledger":
         return f"ledger {args.ledger_cmd} {args.oracle}"
     if args.command == "lock":

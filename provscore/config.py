@@ -27,7 +27,7 @@ from provscore.change.git import Repo
 from provscore.errors import InputError, UsageError
 from provscore.oracle.contract import Contract
 from provscore.registry.model import Registry
-from provscore.report.outputs import OutputTarget, parse_target, resolve_targets
+from provscore.report.outputs import DEFAULT_FORMAT, OutputTarget, parse_target, resolve_targets
 from provscore.scoring.selection import ALL, RequiredRules, RuleSelection, check_selectors
 
 PYPROJECT: Final = "pyproject.toml"
@@ -187,7 +187,6 @@ COLOR_CHOICES: Final = ("auto", "always", "never")
 ENV_FORMAT: Final = "PROVSCORE_FORMAT"
 ENV_FAIL_ON: Final = "PROVSCORE_FAIL_ON"
 ENV_COLOR: Final = "PROVSCORE_COLOR"
-DEFAULT_FORMAT: Final = "text"
 DEFAULT_FAIL_ON: Final = "review"
 
 

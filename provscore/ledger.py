@@ -6,6 +6,7 @@ the flake ledger is appended to.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -14,7 +15,8 @@ from provscore.model import Action
 from provscore.oracle.contract import Contract, load_oracle_contract
 from provscore.oracle.flake import append_rows, read_flake_ledger
 from provscore.oracle.load import load_oracle, oracle_input_exists
-from provscore.results import Verdict, by_node_id, load_many
+from provscore.results import RunResults, Verdict, by_node_id, load_many
+from provscore.runner.output import embedded_run_id, new_run_id
 from provscore.session import Session
 
 _RESULT = {Verdict.PASSED: "pass", Verdict.FAILED: "fail", Verdict.ERROR: "fail"}
@@ -57,19 +59,38 @@ def record_results(oracle: Path, results: list[Path], *, run_id: str | None,
     if oracle_input_exists(target, "flake ledger"):
         read_flake_ledger(target)  # refuse to append to a malformed ledger
     runs = load_many(results)
+    ids = _run_ids(results, run_id)
+    rows = flake_rows(runs, ids, env)
+    if rows:
+        append_rows(target, rows)
+    return len(rows), target
+
+
+def _run_ids(results: list[Path], run_id: str | None) -> list[str]:
+    """The run id of each file: ``--run-id`` (numbered when several files), else the run id
+    ``provscore run`` wrote into the file, else a fresh id for this invocation (never the
+    file's name: the same name across runs would make every run one observation)."""
+    if run_id:
+        return [run_id] if len(results) == 1 else [f"{run_id}-{i}" for i in range(len(results))]
+    fresh = new_run_id()
+    out: list[str] = []
+    for i, path in enumerate(results):
+        out.append(embedded_run_id(path) or (fresh if len(results) == 1 else f"{fresh}#{i + 1}"))
+    return out
+
+
+def flake_rows(runs: Sequence[RunResults], run_ids: Sequence[str],
+               env: str) -> list[dict[str, object]]:
+    """One flake-ledger row per test id and run (pass/fail only; skips are not recorded)."""
     now = datetime.now(UTC).isoformat(timespec="seconds")
     rows: list[dict[str, object]] = []
     for node_id, outcomes in sorted(by_node_id(runs).items()):
         for o in outcomes:
             if o.verdict not in _RESULT:
                 continue
-            rid = run_id if run_id and len(runs) == 1 else (
-                f"{run_id}-{o.run}" if run_id else Path(o.source).name)
             row: dict[str, object] = {"test_id": node_id, "result": _RESULT[o.verdict],
-                                      "run_id": rid, "recorded_at": now}
+                                      "run_id": run_ids[o.run], "recorded_at": now}
             if env:
                 row["env"] = env
             rows.append(row)
-    if rows:
-        append_rows(target, rows)
-    return len(rows), target
+    return rows

@@ -8,7 +8,7 @@ formats output.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
@@ -34,6 +34,7 @@ from provscore.errors import InputError
 from provscore.evidence import EvidenceKind
 from provscore.evidence.stage import AnalysedFiles, analyse_files
 from provscore.model import Decision, Finding, PathRole
+from provscore.nodeid import file_of
 from provscore.oracle.catalog import Catalog
 from provscore.oracle.contract import Contract
 from provscore.oracle.flake import flake_states
@@ -51,9 +52,10 @@ from provscore.provenance import ProvenanceResult, classify
 from provscore.registry import Stage
 from provscore.report.build import ReportInputs, build_report, repository_anchor, selection_info
 from provscore.report.model import Report
-from provscore.results import by_node_id, load_many
+from provscore.results import RunResults, by_node_id, load_many
 from provscore.results.coverage import CoverageInputs, assemble, property_resolver
 from provscore.results.votes import agent_written_tests, count_votes
+from provscore.runner.model import RunRecord
 from provscore.scoring import Policy, ScoreInputs, decide, not_evaluated_gates
 from provscore.scoring.selection import ActiveRules, all_rules, deselected_gates
 from provscore.session import Session
@@ -81,6 +83,8 @@ class ScoreRequest:
     config_source: str | None = None  # where [tool.provscore] came from, for the report
     # Called as work advances (stage, done, total): the CLI's progress line.
     progress: Progress | None = None
+    # The off-tree run (`provscore verify`): its results vote instead of `results`.
+    run: RunRecord | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,48 +230,88 @@ def run_static(req: ScoreRequest, session: Session | None = None,
     return StaticResult(facts, tuple(sorted(findings, key=Finding.report_key)))
 
 
-def score(req: ScoreRequest, session: Session | None = None) -> Report:
-    """Score a patch: static stages, oracle inputs, off-tree results, gates, decision."""
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """What scoring knows before any off-tree result: the oracle inputs and the static
+    stages' output (``provscore verify`` decides from it whether to run at all)."""
+
+    req: ScoreRequest
+    session: Session
+    repo: Repo
+    revs: Revisions
+    oracle: OracleInputs
+    digests: Mapping[str, str]
+    today: date
+    static: StaticResult
+
+    @property
+    def base_sha(self) -> str:
+        return self.revs.base
+
+
+def prepare(req: ScoreRequest, session: Session | None = None) -> Prepared:
+    """Oracle inputs (with the ids a freeze is in force for) and the static stages."""
     session = session or Session.load()
     contract = req.contract
     today = req.today or date.today()
     oracle = load_oracle(req.oracle_dir, contract)
     repo = Repo(req.repo)
     revs = resolve_revisions(req, repo)
-    base_sha = revs.base
-    digests = fixture_digests(repo, base_sha, oracle.freeze_rows, contract.canonical_json)
+    digests = fixture_digests(repo, revs.base, oracle.freeze_rows, contract.canonical_json)
     oracle = replace(oracle, frozen=frozen_ids(
         oracle.freeze_rows, today=today, fixture_digests=digests, results=oracle.flake_rows,
         unfreeze_streak=contract.reentry_streak))
-    runs = load_many(req.results, repo_root_hint=str(repo.top)) if req.results else ()
     static = run_static(req, session, oracle, repo=repo, revs=revs)
+    return Prepared(req, session, repo, revs, oracle, digests, today, static)
+
+
+def score(req: ScoreRequest, session: Session | None = None) -> Report:
+    """Score a patch: static stages, oracle inputs, off-tree results, gates, decision."""
+    prepared = prepare(req, session)
+    runs = req.run.runs if req.run is not None else (
+        load_many(req.results, repo_root_hint=str(prepared.repo.top)) if req.results else ())
+    return judge(prepared, runs)
+
+
+def judge(prepared: Prepared, runs: tuple[RunResults, ...]) -> Report:
+    """The oracle and independent stages over ``runs``, the gates and the decision."""
+    req, session, static, oracle = prepared.req, prepared.session, prepared.static, \
+        prepared.oracle
+    contract, run, repo, base_sha = req.contract, req.run, prepared.repo, prepared.base_sha
     base_files = PathsAt(repo, base_sha)
-    where = ReportInputs(str(req.repo), revs.tip, static.head_sha,
+    where = ReportInputs(str(req.repo), prepared.revs.tip, static.head_sha,
                          None if req.head else static.facts.change.origin,
                          str(req.oracle_dir) if req.oracle_dir else None,
-                         tuple(str(p) for p in req.results), revs.merge_base,
+                         tuple(str(p) for p in req.results), prepared.revs.merge_base,
                          repository_anchor(base_files, static.write_set), req.config_source)
     if static.facts.change.nothing_to_score is not None:
         return _empty_report(session, req, static, where)
     post = _post_images(repo, base_sha, static, oracle)
-    oracle_facts = OracleFacts(static.facts, oracle, post.get, digests, today, base_files.exists)
+    base_ids = frozenset(run.base_tests) if run is not None and run.ran \
+        and run.base_error is None else None
+    oracle_facts = OracleFacts(static.facts, oracle, post.get, prepared.digests, prepared.today,
+                               base_files.exists, base_ids)
     findings = [*static.findings,
                 *run_stage(session.registry, session.detectors, Stage.ORACLE, oracle_facts)]
     flake = flake_states(oracle.flake_rows, window=contract.flake_window,
                          reentry_streak=contract.reentry_streak) if oracle.flake_rows else {}
     graph = static.facts.graph
-    is_property = property_files(req.oracle_dir)
+    is_property = _is_property(req)
     property_of = property_resolver(oracle.catalog, req.oracle_dir)
     votes = count_votes(by_node_id(runs), prov=static.provenance,
                         exists_at_base=base_files.exists, frozen=oracle.frozen, flake=flake,
                         is_property=is_property,
-                        missing_at_base=graph.base_tests.missing if graph else lambda _: "",
-                        property_of=property_of)
+                        missing_at_base=_missing_at_base(graph, base_ids),
+                        property_of=property_of, corpus_from_base=run is not None)
+    # The share of the base corpus the results name: of what pytest collected at base when
+    # the run collected the full corpus (the graph cannot know that a file fails to import).
+    corpus = base_ids if run is not None and run.subset == "full" else None
     coverage = None if graph is None else assemble(
-        _coverage_inputs(graph, static, oracle, contract), votes, property_of, is_property)
+        _coverage_inputs(graph, static, oracle, contract, corpus), votes, property_of,
+        is_property)
     findings += run_stage(session.registry, session.detectors, Stage.INDEPENDENT,
                           IndependentFacts(votes, len(runs), req.static_only, coverage,
-                                           contract))
+                                           contract, run))
     # The one place the rule selection applies: after every detector, before the decision.
     active = req.rules or all_rules(session.registry)
     in_force, left_out = active.split(findings)
@@ -280,16 +324,34 @@ def score(req: ScoreRequest, session: Session | None = None) -> Report:
                        session.registry.gates, skipped, static_only=req.static_only)
     return build_report(where, static.provenance, static.write_set,
                         tuple(sorted(in_force, key=Finding.report_key)), judgement,
-                        session.registry, votes.votes, coverage,
+                        session.registry, votes.votes, coverage, run,
                         selection_info(active, left_out))
+
+def _is_property(req: ScoreRequest) -> Callable[[str], bool]:
+    """A result of an oracle property: a file of the oracle dir, or one the run ran."""
+    in_oracle = property_files(req.oracle_dir)
+    ran = {file_of(p) for p in req.run.properties} if req.run is not None else set()
+    return lambda file: file in ran or in_oracle(file)
+
+
+def _missing_at_base(graph: GraphFacts | None, base_ids: frozenset[str] | None
+                     ) -> Callable[[str], str]:
+    """Why a result's id is no test at base: pytest's own collection at base when the run
+    made one (it has the parametrized ids the graph cannot know), else the graph's."""
+    static = graph.base_tests.missing if graph else (lambda _: "")
+    if base_ids is None:
+        return static
+    return lambda node_id: "" if node_id in base_ids else static(node_id)
 
 
 def _coverage_inputs(graph: GraphFacts, static: StaticResult, oracle: OracleInputs,
-                     contract: Contract) -> CoverageInputs:
+                     contract: Contract, base_ids: frozenset[str] | None = None
+                     ) -> CoverageInputs:
     added, rewritten = agent_written_tests(static.provenance)
     removed = {t.pre.node_id for t in static.provenance.tests
                if t.pre is not None and t.post is None}
-    return CoverageInputs(graph.touched, graph.base_tests.collected, graph.post.stats,
+    collected = graph.base_tests.collected if base_ids is None else base_ids
+    return CoverageInputs(graph.touched, collected, graph.post.stats,
                           oracle.catalog, oracle.freeze_rows, oracle.frozen,
                           frozenset(added | rewritten | removed), contract.min_base_share)
 
@@ -307,7 +369,8 @@ def _empty_report(session: Session, req: ScoreRequest, static: StaticResult,
                        session.registry.gates, skipped, static_only=req.static_only,
                        empty=Decision(contract.empty_patch))
     return build_report(where, static.provenance, static.write_set, findings, judgement,
-                        session.registry, selection=selection_info(active, left_out))
+                        session.registry, run=req.run,
+                        selection=selection_info(active, left_out))
 
 
 def _post_images(repo: Repo, base_sha: str, static: StaticResult, oracle: OracleInputs

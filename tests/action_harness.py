@@ -9,7 +9,7 @@ and the step with id ``install`` (pip install of the action's own directory) are
 the test runs provscore from the checkout under test instead.
 
 Expressions: the subset the action uses — context paths (``inputs.fail-on``), string
-literals, ``||``, ``&&``, ``==``, ``!=``, ``!``, parentheses and ``always()`` /
+literals, ``||``, ``&&``, ``==``, ``!=``, ``!``, parentheses, ``format()`` and ``always()`` /
 ``success()`` / ``failure()``, with GitHub's truthiness and loose string comparison.
 """
 
@@ -110,7 +110,16 @@ class _Parser:
             return {"true": True, "false": False, "null": None}[tok]
         if self.peek() == "(":
             self.take()
-            assert self.take() == ")", "functions take no arguments here"
+            args: list[Any] = []
+            while self.peek() != ")":
+                args.append(self.or_())
+                if self.peek() == ",":
+                    self.take()
+            self.take()
+            if tok == "format":  # format('pr-{0}', x): GitHub's {N} placeholders
+                return re.sub(r"\{(\d+)\}", lambda m: _text(args[1 + int(m.group(1))]),
+                              str(args[0]))
+            assert not args, f"{tok}() takes no arguments"
             return {"always": True, "success": not self.failed,
                     "failure": self.failed}[tok]
         found: Any = self.contexts

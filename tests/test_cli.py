@@ -74,6 +74,77 @@ def test_output_file_written(repo: GitRepo, tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".report")] == []
 
 
+def test_repeated_format_writes_every_rendering_of_one_scoring(repo: GitRepo,
+                                                               tmp_path: Path) -> None:
+    """diff-cover's ``--format FMT[:PATH]``: files for those with a PATH, stdout (or
+    --output) for the one without; the same report in every format."""
+    patch = _setup(repo, tmp_path)
+    md, sarif, js = tmp_path / "c.md", tmp_path / "r.sarif", tmp_path / "r.json"
+    proc = run("score", "--repo", str(repo.root), "--base", "HEAD", "--diff", str(patch),
+               "--format", f"markdown:{md}", "--format", "github", "--format", f"sarif:{sarif}",
+               "--format", f"json:{js}")
+    assert proc.returncode == 2, proc.stderr
+    annotations = proc.stdout.decode().splitlines()
+    assert annotations[0].startswith("::error title=provscore REJECT::")
+    assert any(a.startswith("::error file=tests/test_a.py,title=PS101 assertion-removed::")
+               for a in annotations)
+    assert json.loads(js.read_text())["first_cause"]["code"] == "PS101"
+    assert "PS101" in md.read_text() and not md.read_text().startswith("::")
+    [result] = [r for r in json.loads(sarif.read_text())["runs"][0]["results"]
+                if r["ruleId"] == "PS101"]
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == \
+        "tests/test_a.py"
+    # every --format has a PATH: the text report still goes to stdout (or --output)
+    only = tmp_path / "only.json"
+    out = tmp_path / "out.txt"
+    proc = run("score", "--repo", str(repo.root), "--base", "HEAD", "--diff", str(patch),
+               "--format", f"json:{only}", "--output", str(out), "-q")
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert out.read_text().startswith("provscore: REJECT (merge score unscored)")
+    assert len(out.read_text().splitlines()) == 1  # -q shapes the main report only
+    assert json.loads(only.read_text())["decision"] == "reject"
+
+
+def test_bad_format_targets_exit_3_before_anything_is_written(repo: GitRepo,
+                                                              tmp_path: Path) -> None:
+    patch = _setup(repo, tmp_path)
+    oracle = tmp_path / "oracle"
+    oracle.mkdir()
+    md = tmp_path / "c.md"
+    base = ("score", "--repo", str(repo.root), "--base", "HEAD", "--diff", str(patch))
+    cases = {
+        ("--format", "json", "--format", "markdown"):
+            "provscore: error: only one format can go to standard output, got json, markdown: "
+            "give the others a file (--format FMT:PATH)",
+        ("--format", f"json:{md}", "--format", f"markdown:{md}"):
+            f"provscore: error: {md}: named by both --format json:{md} and --format "
+            f"markdown:{md}",
+        ("--format", f"json:{md}", "--output", str(md)):
+            f"provscore: error: {md}: named by both --format json:{md} and --output {md}",
+        ("--format", f"sarif:{patch}", "--format", f"json:{md}"):
+            f"provscore: error: --format sarif:{patch} is the input {patch}; refusing to "
+            "overwrite it",
+        ("--oracle", str(oracle), "--format", f"json:{oracle / 'r.json'}"):
+            f"provscore: error: --format json:{oracle / 'r.json'} lies inside the oracle "
+            f"dir {oracle}; refusing to write a report over the oracle",
+    }
+    for flags, message in cases.items():
+        proc = run(*base, *flags)
+        assert proc.returncode == 3 and proc.stderr.decode().strip() == message, flags
+        assert proc.stdout == b"" and not md.exists()
+    for bad in ("yaml", "json:", "yaml:r.txt"):
+        proc = run(*base, "--format", bad)
+        assert proc.returncode == 3 and proc.stdout == b""
+        assert proc.stderr.decode().splitlines() == [{
+            "yaml": "provscore: error: --format: unknown format 'yaml'; expected FMT or "
+                    "FMT:PATH with FMT one of concise, github, json, markdown, sarif, text",
+            "json:": "provscore: error: --format: 'json:' names no file after ':' (give FMT "
+                     "for standard output, or FMT:PATH)",
+            "yaml:r.txt": "provscore: error: --format: unknown format 'yaml'; expected FMT or "
+                          "FMT:PATH with FMT one of concise, github, json, markdown, sarif, "
+                          "text"}[bad]]
+
+
 def test_unparseable_diff_is_a_reject_not_a_crash(repo: GitRepo, tmp_path: Path) -> None:
     repo.commit({"a.py": "x = 1\n"})
     bad = tmp_path / "bad.patch"

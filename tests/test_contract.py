@@ -68,6 +68,15 @@ assertion_helpers = ["mylib.testing.assert_close", "check"]
 
 [runner]
 allowed_runner_edits = ["tests/conftest.py", "tox.ini"]
+run_timeout_s = 120
+max_runs_per_patch = 3
+run_log_path = "runs.jsonl"
+run_after_static_reject = false
+require_sandbox = true
+expected_corpus_digest = "abababababababababababababababababababababababababababababababab"
+failure_tail_lines = 4
+lock_files = ["requirements/lock.txt"]
+pass_env = ["DJANGO_SETTINGS_MODULE"]
 
 [flake]
 freeze_path = "freeze.jsonl"
@@ -141,6 +150,11 @@ def test_full_valid_file(tmp_path: Path) -> None:
     assert c.clock_fields == ("now_ms", "ts") and c.declared_clock_field == "fixture_clock"
     assert c.assertion_helpers == ("mylib.testing.assert_close", "check")
     assert c.allowed_runner_edits == ("tests/conftest.py", "tox.ini")
+    assert (c.run_timeout_s, c.max_runs_per_patch, c.run_log_path) == (120.0, 3, "runs.jsonl")
+    assert (c.run_after_static_reject, c.require_sandbox) == (False, True)
+    assert c.expected_corpus_digest == "ab" * 32 and c.failure_tail_lines == 4
+    assert c.lock_files == ("requirements/lock.txt",)
+    assert c.pass_env == ("DJANGO_SETTINGS_MODULE",)
     assert (c.freeze_path, c.flake_ledger_path, c.approvals_path) == (
         "freeze.jsonl", "ledger.jsonl", "approvals.toml")
     assert (c.flake_window, c.reentry_streak, c.parked_budget) == (7, 12, 3)
@@ -308,6 +322,16 @@ def test_wrong_types(tmp_path: Path, text: str, pattern: str) -> None:
     ("[flake]\nflake_window = 0\n", r"flake\.flake_window: must be at least 1"),
     ("[flake]\nreentry_streak = -3\n", r"flake\.reentry_streak: must be at least 1"),
     ("[flake]\nparked_budget = -1\n", r"flake\.parked_budget: must not be negative, got -1"),
+    ("[runner]\nrun_timeout_s = 0\n", r"runner\.run_timeout_s: must be positive"),
+    ("[runner]\nmax_runs_per_patch = 0\n", r"runner\.max_runs_per_patch: must be at least 1"),
+    ("[runner]\nfailure_tail_lines = 0\n", r"runner\.failure_tail_lines: must be at least 1"),
+    ("[runner]\nrun_log_path = ''\n", r"runner\.run_log_path: must be a non-empty path"),
+    ("[runner]\nexpected_corpus_digest = 'ABC'\n",
+     r"runner\.expected_corpus_digest: must be empty or a sha256 hex digest"),
+    ("[runner]\npass_env = ['HOME', 'A B']\n",
+     r"runner\.pass_env: item 1 'A B' is not an environment variable name"),
+    ("[runner]\nlock_files = ['../requirements.txt']\n",
+     r"runner\.lock_files: item 0 '\.\./requirements\.txt': must be a normalised"),
     ("[flake]\nfreeze_path = ''\n", r"flake\.freeze_path: must be a non-empty path"),
     ("[fixtures]\nallow_prefixes = ['']\n",
      r"fixtures\.allow_prefixes: item 0 '': must not be empty"),

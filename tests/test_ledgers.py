@@ -774,7 +774,7 @@ def test_docs_cover_every_field_and_rule() -> None:
 def test_docs_examples_read_as_documented(tmp_path: Path) -> None:
     doc = (Path(__file__).resolve().parent.parent / "docs" / "ledgers.md").read_text()
     blocks = re.findall(r"```(json|toml)\n(.*?)```", doc, flags=re.S)
-    (flake_text, freeze_text) = [body for lang, body in blocks if lang == "json"]
+    (flake_text, freeze_text, run_text) = [body for lang, body in blocks if lang == "json"]
     (toml_text,) = [body for lang, body in blocks  # the catalog's block: test_coverage.py
                     if lang == "toml" and "[[properties]]" not in body]
     flake = read_flake_ledger(write(tmp_path / "flake_ledger.jsonl", flake_text))
@@ -786,3 +786,8 @@ def test_docs_examples_read_as_documented(tmp_path: Path) -> None:
     assert frozen_ids(freeze_rows, today=TODAY) == {"P1_cap", T}
     approvals = read_approvals(write(tmp_path / "removal_approvals.toml", toml_text))
     assert [a.approved_on for a in approvals] == [date(2026, 9, 13), date(2026, 9, 12)]
+    from provscore.oracle.runlog import read_run_log
+
+    [run] = read_run_log(write(tmp_path / "run_log.jsonl", run_text))
+    assert (run.patch_id, run.verdict, run.wall_s, run.command) == ("pr-31", "reject", 19.204,
+                                                                    "verify")

@@ -104,7 +104,8 @@ def test_a_failed_write_changes_no_file_and_prints_nothing(repo: GitRepo, tmp_pa
      "output, or FMT:PATH)"),
     (["--format", "json:r.x", "--format", "sarif:r.x"],
      "r.x: named by both --format json:r.x and --format sarif:r.x"),
-    (["--format", "json:r.x", "-o", "s.x"], "--output s.x: every --format already names its file"),
+    (["--format", "json:r.x", "-o", "r.x"], "r.x: named by both --format json:r.x and "
+     "--output r.x"),
 ])
 def test_bad_format_requests_are_one_line_errors(repo: GitRepo, tmp_path: Path,
                                                  args: list[str], message: str) -> None:

@@ -13,6 +13,7 @@ from provscore.checks import (
     independent,
     input,
     ledgers,
+    runner,
     suppression,
     writeset,
 )
@@ -27,4 +28,4 @@ from provscore.checks.facts import IndependentFacts, OracleFacts, StaticFacts
 
 __all__ = ["DETECTORS", "IndependentFacts", "OracleFacts", "StaticFacts", "coverage", "evidence",
            "fixtures", "independent", "independent_check", "input", "ledgers",
-           "oracle_check", "run_stage", "static_check", "suppression", "writeset"]
+           "oracle_check", "run_stage", "runner", "static_check", "suppression", "writeset"]

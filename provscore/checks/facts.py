@@ -21,6 +21,7 @@ from provscore.oracle.load import OracleInputs
 from provscore.provenance import ProvenanceResult
 from provscore.results.coverage import Coverage
 from provscore.results.votes import Votes
+from provscore.runner.model import RunRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,15 +50,18 @@ class OracleFacts:
     fixture_digests: Mapping[str, str]  # digest at base of fixtures freeze rows name
     today: date
     exists_at_base: Callable[[str], bool]
+    # The node ids the off-tree runner collected at base (None: no run collected them).
+    base_ids: frozenset[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class IndependentFacts:
-    """The votes of the off-tree results."""
+    """The votes of the off-tree results, and the run that produced them."""
 
     votes: Votes
-    result_files: int  # how many results files were given (--results)
+    result_files: int  # how many results files were given (--results), or runs made
     static_only: bool  # lint mode: gate 10 is not evaluated
     # What covers the touched code (None: the diff did not parse, nothing to cover).
     coverage: Coverage | None = None
     contract: Contract = field(default_factory=Contract)
+    run: RunRecord | None = None  # the off-tree run (provscore verify), if there was one

@@ -15,6 +15,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -69,6 +70,15 @@ CONTRACT_KEYS: Final[tuple[ContractKey, ...]] = (
     _k("fixtures", "declared_clock_field", "str"),
     _k("evidence", "assertion_helpers", "strs"),
     _k("runner", "allowed_runner_edits", "strs"),
+    _k("runner", "run_timeout_s", "float"),
+    _k("runner", "max_runs_per_patch", "int"),
+    _k("runner", "run_log_path", "str"),
+    _k("runner", "run_after_static_reject", "bool"),
+    _k("runner", "require_sandbox", "bool"),
+    _k("runner", "expected_corpus_digest", "str"),
+    _k("runner", "failure_tail_lines", "int"),
+    _k("runner", "lock_files", "strs"),
+    _k("runner", "pass_env", "strs"),
     _k("flake", "freeze_path", "str"),
     _k("flake", "flake_ledger_path", "str"),
     _k("flake", "approvals_path", "str"),
@@ -93,6 +103,8 @@ RULE_ACTIONS: Final = ("reject", "penalty", "info")
 COVERAGE_ACTIONS: Final = RULE_ACTIONS
 
 _BY_FIELD: Final = {k.field: k for k in CONTRACT_KEYS}
+_HEX64: Final = re.compile(r"[0-9a-f]{64}")
+_ENV_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +136,16 @@ class Contract:
     assertion_helpers: tuple[str, ...] = ()  # extra qualified names that are assertions
     # [runner]
     allowed_runner_edits: tuple[str, ...] = ()  # globs of runner channels the patch may edit
+    run_timeout_s: float = 900.0  # wall clock of one run of the base corpus (seed 004)
+    max_runs_per_patch: int = 6  # seed 004's six-run cap
+    run_log_path: str = "run_log.jsonl"
+    run_after_static_reject: bool = True  # run even when a static gate already rejects
+    require_sandbox: bool = False  # an unsandboxed run is a reject, not an info finding
+    expected_corpus_digest: str = ""  # "" = not checked; else PS507 on mismatch
+    failure_tail_lines: int = 8  # K: lines of each failure kept in the report's digest
+    lock_files: tuple[str, ...] = ("requirements.lock", "requirements.txt", "poetry.lock",
+                                   "uv.lock", "pdm.lock", "Pipfile.lock")
+    pass_env: tuple[str, ...] = ()  # environment variables the tests may see
     # [flake]
     freeze_path: str = "flake_freeze.jsonl"
     flake_ledger_path: str = "flake_ledger.jsonl"
@@ -221,7 +243,8 @@ def _check_values(c: Contract) -> None:
     if c.review_threshold > c.pass_threshold:
         _fail(c, "review_threshold",
               f"{c.review_threshold!r} is above score.pass_threshold {c.pass_threshold!r}")
-    for name in ("max_changed_files", "property_trials", "flake_window", "reentry_streak"):
+    for name in ("max_changed_files", "property_trials", "flake_window", "reentry_streak",
+                 "max_runs_per_patch", "failure_tail_lines"):
         if getattr(c, name) < 1:
             _fail(c, name, f"must be at least 1, got {getattr(c, name)!r}")
     if c.parked_budget < 0:
@@ -229,13 +252,15 @@ def _check_values(c: Contract) -> None:
     if c.empty_patch not in EMPTY_PATCH_DECISIONS:
         _fail(c, "empty_patch", f"must be one of {', '.join(EMPTY_PATCH_DECISIONS)}, got "
               f"{c.empty_patch!r}")
-    if c.property_timeout_s <= 0:
-        _fail(c, "property_timeout_s", f"must be positive, got {c.property_timeout_s!r}")
-    for name in ("lock_path", "freeze_path", "flake_ledger_path", "approvals_path"):
+    for name in ("property_timeout_s", "run_timeout_s"):
+        if getattr(c, name) <= 0:
+            _fail(c, name, f"must be positive, got {getattr(c, name)!r}")
+    for name in ("lock_path", "freeze_path", "flake_ledger_path", "approvals_path",
+                 "run_log_path"):
         value = getattr(c, name)
         if not value or "\x00" in value:
             _fail(c, name, f"must be a non-empty path, got {value!r}")
-    for name in ("allow_prefixes", "fixture_roots", "allowed_runner_edits"):
+    for name in ("allow_prefixes", "fixture_roots", "allowed_runner_edits", "lock_files"):
         for i, item in enumerate(getattr(c, name)):
             problem = _repo_path_problem(item)
             if problem:
@@ -255,11 +280,22 @@ def _check_values(c: Contract) -> None:
     for i, item in enumerate(c.required_rules):
         if not item.strip():
             _fail(c, "required_rules", f"item {i} must be a rule code or prefix like 'PS1'")
+    _check_runner_values(c)
     if not c.declared_clock_field.strip():
         _fail(c, "declared_clock_field", "must be a non-empty string")
     if c.declared_clock_field in c.clock_fields:
         _fail(c, "declared_clock_field",
               f"{c.declared_clock_field!r} is also listed in fixtures.clock_fields")
+
+
+def _check_runner_values(c: Contract) -> None:
+    digest = c.expected_corpus_digest
+    if digest and not _HEX64.fullmatch(digest):
+        _fail(c, "expected_corpus_digest",
+              f"must be empty or a sha256 hex digest (64 characters 0-9a-f), got {digest!r}")
+    for i, name in enumerate(c.pass_env):
+        if not _ENV_NAME.fullmatch(name):
+            _fail(c, "pass_env", f"item {i} {name!r} is not an environment variable name")
 
 
 def _repo_path_problem(item: str) -> str | None:

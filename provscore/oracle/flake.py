@@ -7,19 +7,20 @@ its docstring and ``docs/ledgers.md``.
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import json
-import os
-import stat
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 
 from provscore.errors import InputError
-from provscore.io import fsync_dir
-from provscore.oracle.rows import Fields, jsonl_objects, read_text, row_place, type_name
+from provscore.oracle.rows import (
+    Fields,
+    append_jsonl,
+    jsonl_objects,
+    read_text,
+    row_place,
+    type_name,
+)
 
 FLAKE_RESULTS = ("pass", "fail")
 FLAKE_STATES = ("scored", "unscored")
@@ -53,14 +54,9 @@ def flake_row(raw: Mapping[str, object], where: str) -> FlakeRow:
         test_id=f.text("test_id", nonempty=True),
         result=f.choice("result", FLAKE_RESULTS),
         run_id=f.text("run_id", nonempty=True),
-        recorded_at=f.text("recorded_at"),
+        recorded_at=f.timestamp("recorded_at"),
         env=f.text("env", required=False),
     )
-    try:
-        datetime.fromisoformat(row.recorded_at)
-    except ValueError:
-        raise InputError(f"key 'recorded_at' must be an ISO-8601 timestamp, got "
-                         f"{row.recorded_at!r}", path=where) from None
     return row
 
 
@@ -155,63 +151,9 @@ def _encode_rows(rows: Sequence[Mapping[str, object]], where: str) -> bytes:
     return b"".join(line + b"\n" for line in lines)
 
 
-def _append_all_or_nothing(fd: int, size: int, data: bytes) -> None:
-    """Write the batch and fsync it; on any failure (a full disk, a signal) cut the file
-    back to ``size`` so that no partial batch is left."""
-    try:
-        view = memoryview(data)
-        while view:
-            # One write for the whole batch; a regular file takes it at once. The loop
-            # only guards a short write, which the lock keeps from interleaving.
-            written = os.write(fd, view)
-            if written <= 0:
-                raise OSError("short write")
-            view = view[written:]
-        os.fsync(fd)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.ftruncate(fd, size)
-            os.fsync(fd)
-        raise
-
-
 def append_rows(path: Path, rows: Sequence[Mapping[str, object]]) -> None:
     """Append flake-ledger rows to ``path`` (created if missing): all of them or none.
 
-    Every row is validated before anything is written. The rows are then written
-    under an exclusive ``flock`` as one ``os.write`` to a descriptor opened with
-    ``O_APPEND``, and fsynced, so concurrent writers never interleave or lose
-    rows. A write that fails part-way (a full disk, a file size limit, SIGTERM) is cut
-    back to the old size. A file whose last byte is not a newline ends in a truncated
-    row; the call refuses to append after it and names the line.
-    """
-    data = _encode_rows(rows, str(path))
-    if not data:
-        return
-    size = -1
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
-    except OSError as exc:
-        raise InputError(f"cannot open for appending: {exc.strerror or exc}",
-                         path=str(path)) from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise InputError("flake ledger is not a regular file", path=str(path))
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        try:
-            size = os.fstat(fd).st_size
-            if size and os.pread(fd, 1, size - 1) != b"\n":
-                with open(path, "rb") as fh:
-                    line = fh.read().count(b"\n") + 1
-                raise InputError("last line is truncated (no trailing newline); refusing to "
-                                 "append after it: repair the file by hand",
-                                 path=row_place(path, line))
-            _append_all_or_nothing(fd, size, data)
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-    except OSError as exc:
-        raise InputError(f"cannot append: {exc.strerror or exc}", path=str(path)) from None
-    finally:
-        os.close(fd)
-    if size == 0:  # a new file: make its directory entry durable too
-        fsync_dir(path.parent)
+    Every row is validated before anything is written; :func:`append_jsonl` then writes
+    them in one locked, fsynced, all-or-nothing append."""
+    append_jsonl(path, _encode_rows(rows, str(path)), what="flake ledger")

@@ -7,15 +7,20 @@ last line is an :class:`~provscore.errors.InputError` that names the file and li
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+import math
+import os
 import re
+import stat
 from collections.abc import Mapping
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from provscore.errors import InputError
-from provscore.io import DuplicateKeyError, read_input, reject_duplicate_keys
+from provscore.io import DuplicateKeyError, fsync_dir, read_input, reject_duplicate_keys
 
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _TYPE_NAMES = {str: "a string", bool: "a boolean", int: "an integer"}
@@ -68,6 +73,36 @@ class Fields:
             raise InputError(f"key {key!r} must be one of {', '.join(choices)}, got {value!r}",
                              path=self.where)
         return value
+
+    def timestamp(self, key: str) -> str:
+        """A required ISO-8601 timestamp (or date), kept as written."""
+        value = self.text(key)
+        try:
+            datetime.fromisoformat(value)
+        except ValueError:
+            raise InputError(f"key {key!r} must be an ISO-8601 timestamp, got {value!r}",
+                             path=self.where) from None
+        return value
+
+    def number(self, key: str, *, required: bool = True) -> float | None:
+        """A finite number >= 0 (an integer is accepted; a boolean is not)."""
+        if key not in self.raw:
+            if required:
+                raise InputError(f"missing required key {key!r}", path=self.where)
+            return None
+        value = self.raw[key]
+        if isinstance(value, bool) or not isinstance(value, int | float) \
+                or not math.isfinite(value) or value < 0:
+            raise InputError(f"key {key!r} must be a number >= 0, got {type_name(value)} "
+                             f"{value!r}", path=self.where)
+        return float(value)
+
+    def count(self, key: str) -> int | None:
+        """An optional integer >= 0."""
+        value = self.typed(key, int, required=False)
+        if value is not None and value < 0:
+            raise InputError(f"key {key!r} must be >= 0, got {value!r}", path=self.where)
+        return None if value is None else int(value)
 
     def flag(self, key: str, *, default: bool) -> bool:
         value = self.typed(key, bool, required=False)
@@ -188,3 +223,63 @@ def json_array_objects(path: Path, text: str) -> list[tuple[int, dict[str, Any]]
     if pos != len(text):
         raise fail("unexpected data after the JSON array", pos)
     return out
+
+
+def _append_all_or_nothing(fd: int, size: int, data: bytes) -> None:
+    """Write the batch and fsync it; on any failure (a full disk, a signal) cut the file
+    back to ``size`` so that no partial batch is left."""
+    try:
+        view = memoryview(data)
+        while view:
+            # One write for the whole batch; a regular file takes it at once. The loop
+            # only guards a short write, which the lock keeps from interleaving.
+            written = os.write(fd, view)
+            if written <= 0:
+                raise OSError("short write")
+            view = view[written:]
+        os.fsync(fd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, size)
+            os.fsync(fd)
+        raise
+
+
+def append_jsonl(path: Path, data: bytes, *, what: str = "ledger") -> None:
+    """Append complete JSONL lines to ``path`` (created if missing): all of them or none.
+
+    The bytes are written under an exclusive ``flock`` as one ``os.write`` to a
+    descriptor opened with ``O_APPEND``, and fsynced, so concurrent writers never
+    interleave or lose rows. A write that fails part-way (a full disk, a file size limit,
+    SIGTERM) is cut back to the old size. A file whose last byte is not a newline ends in
+    a truncated row; the call refuses to append after it and names the line.
+    """
+    if not data:
+        return
+    size = -1
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        raise InputError(f"cannot open for appending: {exc.strerror or exc}",
+                         path=str(path)) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise InputError(f"{what} is not a regular file", path=str(path))
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            size = os.fstat(fd).st_size
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                with open(path, "rb") as fh:
+                    line = fh.read().count(b"\n") + 1
+                raise InputError("last line is truncated (no trailing newline); refusing to "
+                                 "append after it: repair the file by hand",
+                                 path=row_place(path, line))
+            _append_all_or_nothing(fd, size, data)
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    except OSError as exc:
+        raise InputError(f"cannot append: {exc.strerror or exc}", path=str(path)) from None
+    finally:
+        os.close(fd)
+    if size == 0:  # a new file: make its directory entry durable too
+        fsync_dir(path.parent)

@@ -26,6 +26,7 @@ from provscore.report.model import (
 )
 from provscore.results.coverage import NO_RESULT, Coverage, Outcome
 from provscore.results.votes import Vote
+from provscore.runner.model import RunRecord
 from provscore.scoring.decision import Judgement
 from provscore.scoring.selection import ActiveRules
 
@@ -141,7 +142,8 @@ def _displayable(value: Any) -> Any:
 def build_report(inputs: ReportInputs, provenance: ProvenanceResult, write_set: WriteSet,
                  findings: tuple[Finding, ...], judgement: Judgement, registry: Registry,
                  votes: Sequence[Vote] = (), coverage: Coverage | None = None,
-                 selection: SelectionInfo | None = None) -> Report:
+                 run: RunRecord | None = None, selection: SelectionInfo | None = None
+                 ) -> Report:
     tests = tuple(TestRow(t.node_id, t.status.value,
                           t.pre.node_id if t.pre is not None and t.post is not None
                           and t.pre.node_id != t.post.node_id else None)
@@ -159,7 +161,8 @@ def build_report(inputs: ReportInputs, provenance: ProvenanceResult, write_set: 
         unscored=judgement.unscored,
         results=tuple(ResultRow(v.node_id, v.status.value, v.verdicts, v.reason) for v in votes),
         coverage=None if coverage is None else coverage_report(coverage),
-        rules=rule_infos(registry, findings), selection=selection or SelectionInfo())
+        rules=rule_infos(registry, findings), run=run,
+        selection=selection or SelectionInfo())
     # Paths and lines from the diff may hold any bytes; every renderer gets valid text.
     result: Report = _displayable(report)
     return result

@@ -226,6 +226,58 @@ def results_table(report: Report) -> str:
     return pipe_table(["test id", "status", "verdicts", "reason"], rows)
 
 
+def run_line(report: Report) -> str:
+    """The off-tree run in one line (always shown when there was one)."""
+    run = report.run
+    if run is None:
+        return ""
+    head = f"**Off-tree run:** {code_span(run.run_id)} of patch {code_span(run.patch_id)}"
+    if run.refused:
+        return f"{head} — refused: {code_span(run.refused)}"
+    box = "🔒 bwrap sandbox" if run.sandbox == "bwrap" else \
+        f"⚠️ not sandboxed ({escape_text(run.sandbox_note)})"
+    bits = [head, box, f"{len(run.base_tests)} base tests × {run.repeats} repeat(s)",
+            f"{len(run.properties)} oracle properties", f"{run.wall_seconds:.1f} s"]
+    fp = run.fingerprint
+    if fp is not None:
+        bits.append(f"{escape_text(fp.implementation)} {escape_text(fp.python)}, "
+                    f"{len(fp.distributions)} distributions, fingerprint {code_span(fp.digest)}")
+    if run.corpus_digest:
+        bits.append(f"corpus {code_span(run.corpus_digest[:16])}")
+    return " · ".join(bits)
+
+
+def failure_digest(report: Report) -> str:
+    """The bounded failure digest: the last lines of each failing test, in code blocks."""
+    run = report.run
+    if run is None or not run.failures:
+        return ""
+    blocks: list[str] = []
+    for f in run.failures:
+        body = "\n".join(_visible(clip(line, 300)) for line in f.lines) or "(no output)"
+        longest = max((len(m.group()) for m in re.finditer("`+", body)), default=0)
+        fence = "`" * max(3, longest + 1)
+        blocks.append(f"{code_span(f.node_id)}\n\n{fence}text\n{body}\n{fence}")
+    n = len(run.failures)
+    return details(f"Failure digest ({n} failing test{'' if n == 1 else 's'})",
+                   "\n\n".join(blocks))
+
+
+def environment_table(report: Report) -> str:
+    """The fingerprint: Python, platform, interpreter, lock hash, corpus, distributions."""
+    run = report.run
+    if run is None or run.fingerprint is None:
+        return ""
+    fp = run.fingerprint
+    lines = [f"- Python: {escape_text(f'{fp.implementation} {fp.python}')} on "
+             f"{escape_text(fp.platform)} ({code_span(fp.executable)})",
+             f"- lock hash: {code_span(fp.lock_hash or 'none')}",
+             f"- corpus digest: {code_span(run.corpus_digest or 'none')}",
+             f"- {len(fp.distributions)} distributions: "
+             + escape_text(", ".join(fp.distributions), limit=8_000)]
+    return details(f"Environment (fingerprint {code_span(fp.digest)})", "\n".join(lines))
+
+
 def footer(report: Report, base_url: str) -> str:
     bits = [f"provscore {escape_text(__version__)}",
             f"base {code_span(report.inputs.base[:12])}"]
@@ -255,6 +307,8 @@ class _Parts:
     write_set: str
     foot: str
     coverage: str = ""
+    digest: str = ""
+    environment: str = ""
 
 
 def _parts(report: Report, base_url: str) -> _Parts:
@@ -267,7 +321,8 @@ def _parts(report: Report, base_url: str) -> _Parts:
                  if f.action is Action.INFO)
     return _Parts(
         head=headline(report) + "\n" + first_cause_line(report, base_url),
-        counts=counts_table(report) + "\n\n" + evidence_line(report),
+        counts=counts_table(report) + "\n\n" + evidence_line(report)
+        + (("\n\n" + run_line(report)) if report.run is not None else ""),
         findings=main, keep_order=keep_order, info=info,
         evidence=details("Evidence (kind × provenance)", evidence_table(report))
         if report.evidence else "",
@@ -276,7 +331,8 @@ def _parts(report: Report, base_url: str) -> _Parts:
         write_set=details(f"Write set ({len(report.write_set)})", write_set_table(report))
         if report.write_set else "",
         foot=footer(report, base_url),
-        coverage=coverage_block(report))
+        coverage=coverage_block(report), digest=failure_digest(report),
+        environment=environment_table(report))
 
 
 def coverage_block(report: Report) -> str:
@@ -296,11 +352,14 @@ def coverage_block(report: Report) -> str:
 
 
 def _compose(p: _Parts, *, shown: int, info: bool, evidence: bool, results: bool,
-             write_set: bool, note: str, coverage: bool = True) -> str:
+             write_set: bool, note: str, coverage: bool = True, digest: bool = True,
+             environment: bool = True) -> str:
     blocks = [p.head, p.counts]
     if shown:
         lines = [p.findings[i] for i in sorted(p.keep_order[:shown])]
         blocks.append(f"#### Findings ({len(p.findings)})\n\n" + "\n".join(lines))
+    if digest and p.digest:
+        blocks.append(p.digest)
     if info and p.info:
         n = len(p.info)
         blocks.append(details(f"ℹ️ {n} info finding{'' if n == 1 else 's'}", "\n".join(p.info)))
@@ -312,6 +371,8 @@ def _compose(p: _Parts, *, shown: int, info: bool, evidence: bool, results: bool
         blocks.append(p.results)
     if write_set and p.write_set:
         blocks.append(p.write_set)
+    if environment and p.environment:
+        blocks.append(p.environment)
     if note:
         blocks.append(note)
     blocks.append(p.foot + "\n" + STICKY_MARKER)
@@ -332,11 +393,11 @@ def _left_out_note(hidden_findings: int, sections: Sequence[str]) -> str:
 def build_comment(report: Report, base_url: str = DEFAULT_RULES_URL, *,
                   limit: int = MAX_COMMENT_CHARS) -> str:
     """The full comment, cut to ``limit`` UTF-16 code units by dropping the lowest-priority
-    sections first (write set, independent results, evidence table, info findings), then
-    findings from the end of the list."""
+    sections first (environment, write set, independent results, failure digest, evidence
+    table, info findings), then findings from the end of the list."""
     p = _parts(report, base_url)
-    keep = {"write_set": True, "results": True, "evidence": True, "info": True,
-            "coverage": True}
+    keep = {"environment": True, "write_set": True, "results": True, "digest": True,
+            "evidence": True, "info": True, "coverage": True}
     dropped: list[str] = []
 
     def compose(shown: int) -> str:
@@ -344,7 +405,8 @@ def build_comment(report: Report, base_url: str = DEFAULT_RULES_URL, *,
         return _compose(p, shown=shown, note=_left_out_note(hidden, dropped), **keep)
 
     text = compose(len(p.findings))
-    for section, label in (("write_set", "write set"), ("results", "independent results"),
+    for section, label in (("environment", "environment"), ("write_set", "write set"),
+                           ("results", "independent results"), ("digest", "failure digest"),
                            ("coverage", "coverage table"), ("evidence", "evidence table"),
                            ("info", "info findings")):
         if utf16_len(text) <= limit:

@@ -14,8 +14,12 @@ from typing import Any
 from provscore import __version__
 from provscore.errors import ExitCode
 from provscore.model import Action, Decision, Finding
+from provscore.runner.model import RunRecord
 from provscore.scoring.decision import FirstCause, GateResult, ScoreBreakdown
 
+#: Version 2 added ``coverage``, ``run`` (the off-tree run of ``provscore verify``),
+#: ``selection``, ``inputs.merge_base``, ``inputs.repository_anchor`` and ``inputs.config``;
+#: every field of version 1 is unchanged.
 SCHEMA = "provscore.report/2"
 
 
@@ -165,6 +169,7 @@ class Report:
     coverage: CoverageReport | None = None
     # Every rule that fired, by code (not part of the JSON report: the registry is).
     rules: tuple[RuleInfo, ...] = ()
+    run: RunRecord | None = None  # the off-tree run (provscore verify), if there was one
     selection: SelectionInfo = SelectionInfo()
 
     def counts_by_code(self) -> tuple[tuple[str, str, str, int], ...]:
@@ -221,6 +226,7 @@ class Report:
                        "merge_base": self.inputs.merge_base,
                        "repository_anchor": self.inputs.repository_anchor,
                        "config": self.inputs.config},
+            "run": None if self.run is None else self.run.to_json(),
             "selection": selection_dict(self.selection),
         }
 

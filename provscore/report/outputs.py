@@ -26,6 +26,8 @@ from provscore.report.model import Report
 
 #: Formats whose text may carry ANSI colour (only ever on standard output).
 COLOR_FORMATS = frozenset({"text", "concise"})
+#: What goes to standard output when no format is asked for, or every one names a file.
+DEFAULT_FORMAT = "text"
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,10 +36,16 @@ class OutputTarget:
 
     fmt: str
     path: str | None = None
+    via_output: bool = False  # the path came from --output
 
     @property
     def spec(self) -> str:
         return self.fmt if self.path is None else f"{self.fmt}:{self.path}"
+
+    @property
+    def flag(self) -> str:
+        """How the command line named it, for error messages."""
+        return f"--output {self.path}" if self.via_output else f"--format {self.spec}"
 
 
 def parse_target(text: str, where: str = "--format") -> OutputTarget:
@@ -61,25 +69,27 @@ def resolve_targets(targets: Sequence[OutputTarget], output: str | None
                     ) -> tuple[OutputTarget, ...]:
     """Check the requested renderings and give ``--output`` to the one without a path.
 
-    At most one rendering goes to standard output; no file is named twice (two
-    renderings into one file would silently keep the last)."""
+    At most one rendering goes to standard output; when every one names a file, the
+    default ``text`` still goes there (or to ``--output``): a log always shows the
+    decision. No file is named twice (two renderings into one file would silently keep
+    the last)."""
     to_stdout = [t for t in targets if t.path is None]
     if len(to_stdout) > 1:
         raise UsageError("only one format can go to standard output, got "
                          f"{', '.join(t.fmt for t in to_stdout)}: give the others a file "
                          "(--format FMT:PATH)")
+    if not to_stdout:
+        targets = [*targets, OutputTarget(DEFAULT_FORMAT)]
     if output is not None:
-        if not to_stdout:
-            raise UsageError(f"--output {output}: every --format already names its file")
-        targets = [replace(t, path=output) if t.path is None else t for t in targets]
+        targets = [replace(t, path=output, via_output=True) if t.path is None else t
+                   for t in targets]
     seen: dict[str, OutputTarget] = {}
     for t in targets:
         if t.path is None:
             continue
         key = os.path.normcase(os.path.abspath(t.path))
         if key in seen:
-            raise UsageError(f"{t.path}: named by both --format {seen[key].spec} and "
-                             f"--format {t.spec}")
+            raise UsageError(f"{t.path}: named by both {seen[key].flag} and {t.flag}")
         seen[key] = t
     return tuple(targets)
 
@@ -94,8 +104,8 @@ def refuse_output_over_inputs(targets: Sequence[OutputTarget], inputs: Sequence[
         target = Path(t.path)
         resolved = target.resolve()
         if oracle is not None and resolved.is_relative_to(oracle.resolve()):
-            raise UsageError(f"report file {t.path} (--format {t.spec}) lies inside the oracle "
-                             f"dir {oracle}; refusing to write a report over the oracle")
+            raise UsageError(f"{t.flag} lies inside the oracle dir {oracle}; refusing to "
+                             "write a report over the oracle")
         for given in inputs:
             if given is None or given == "-":
                 continue
@@ -103,8 +113,7 @@ def refuse_output_over_inputs(targets: Sequence[OutputTarget], inputs: Sequence[
             with contextlib.suppress(OSError):
                 same = same or os.path.samefile(target, given)
             if same:
-                raise UsageError(f"report file {t.path} (--format {t.spec}) is the input "
-                                 f"{given}; refusing to overwrite it")
+                raise UsageError(f"{t.flag} is the input {given}; refusing to overwrite it")
 
 
 def encoded(text: str) -> bytes:

@@ -206,6 +206,7 @@ def sarif_log(report: Report, base_url: str, limit: int | None = None,
                 "base": report.inputs.base,
                 "head": report.inputs.head,
                 "coverage": None if report.coverage is None else report.coverage.to_dict(),
+                **_run_properties(report),
             },
         }],
     }
@@ -217,6 +218,15 @@ def _dump(log: dict[str, Any]) -> str:
 
 def gzip_size(text: str) -> int:
     return len(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0))
+def _run_properties(report: Report) -> dict[str, object]:
+    """The off-tree run, when there was one (``provscore verify``)."""
+    run = report.run
+    if run is None:
+        return {}
+    return {"offTreeRun": {"runId": run.run_id, "patchId": run.patch_id,
+                           "sandbox": run.sandbox, "refused": run.refused,
+                           "corpusDigest": run.corpus_digest,
+                           "fingerprint": run.fingerprint.digest if run.fingerprint else None}}
 
 
 @register("sarif")

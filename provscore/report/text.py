@@ -8,6 +8,7 @@ action and place on one line, the message indented below.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from tabulate import tabulate
@@ -138,6 +139,7 @@ def render_text(report: Report, options: RenderOptions) -> str:
     if base and base != report.inputs.base:
         parts.append(f"scored against the merge base {base[:12]} of base "
                      f"{report.inputs.base[:12]} and head {(report.inputs.head or '')[:12]}")
+    parts += run_lines(report)
     return "\n".join(parts) + "\n"
 
 
@@ -171,3 +173,34 @@ def selection_line(report: Report) -> str:
         parts.append("Kept although deselected: " + "; ".join(
             f"{code} ({why})" for code, why in sel.kept))
     return ". ".join(parts)
+def run_lines(report: Report) -> list[str]:
+    """The off-tree run: what ran where, the environment, the failure digest."""
+    run = report.run
+    if run is None:
+        return []
+    head = f"off-tree run {run.run_id} of patch {run.patch_id}"
+    if run.refused:
+        return ["", f"{head}: refused: {run.refused}"]
+    lines = ["", f"{head}: sandbox {run.sandbox}, {len(run.base_tests)} base test(s) x "
+             f"{run.repeats} repeat(s), {len(run.properties)} oracle propert(y/ies), "
+             f"{run.wall_seconds:.1f} s, subset {run.subset}"]
+    fp = run.fingerprint
+    if fp is not None:
+        lines.append(f"environment: {fp.implementation} {fp.python} on {fp.platform}, "
+                     f"{len(fp.distributions)} distribution(s), lock hash "
+                     f"{fp.lock_hash[:16] or 'none'}, fingerprint {fp.digest}")
+    lines.append(f"corpus digest: {run.corpus_digest}")
+    if run.failures:
+        lines += ["", "Failure digest (last lines per failing test)"]
+        for f in run.failures:
+            lines.append(f"  {f.node_id}")
+            lines += [f"    | {_CONTROL.sub(_escape, line)}" for line in f.lines]
+    return lines
+
+
+# Lines from the run may hold terminal escapes; they are shown, never obeyed.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"\\x{ord(match.group()):02x}"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from provscore.errors import InputError
-from provscore.results.model import MAX_MESSAGE, Record, Verdict, first_line
+from provscore.results.model import MAX_MESSAGE, Outcome, Record, Verdict, first_line
 
 _JSON_OUTCOMES: Mapping[str, Verdict] = {v.value: v for v in Verdict}
 _SKIP_TUPLE = re.compile(r"^\('.*', \d+, '(.*)'\)\Z", re.DOTALL)
@@ -118,3 +118,32 @@ def _json_message(longrepr: object) -> str:
     if skip is not None:  # a skip's longrepr is the repr of (path, line, reason)
         return first_line(skip.group(1))
     return first_line(longrepr)
+
+
+# Where a verdict lives in a pytest-json-report test: (test outcome, stage, stage outcome).
+_DUMP: Mapping[Verdict, tuple[str, str, str]] = {
+    Verdict.PASSED: ("passed", "call", "passed"),
+    Verdict.FAILED: ("failed", "call", "failed"),
+    Verdict.ERROR: ("error", "setup", "failed"),
+    Verdict.SKIPPED: ("skipped", "setup", "skipped"),
+    Verdict.XFAILED: ("xfailed", "call", "skipped"),
+    Verdict.XPASSED: ("xpassed", "call", "passed"),
+}
+
+
+def dump_pytest_json(outcomes: Sequence[Outcome], **extra: object) -> dict[str, object]:
+    """Outcomes as a pytest-json-report document that :func:`parse_pytest_json` reads back
+    to the same ids, verdicts, messages and durations (a pass, xpassed included, has no
+    message in that format; ``extra``: more top-level keys)."""
+    tests: list[dict[str, object]] = []
+    counts: dict[str, int] = {}
+    for o in outcomes:
+        outcome, stage, stage_outcome = _DUMP[o.verdict]
+        info: dict[str, object] = {"outcome": stage_outcome}
+        if o.message and o.verdict not in (Verdict.PASSED, Verdict.XPASSED):
+            info["longrepr"] = o.message
+        if o.duration is not None:
+            info["duration"] = o.duration
+        tests.append({"nodeid": o.node_id, "outcome": outcome, stage: info})
+        counts[outcome] = counts.get(outcome, 0) + 1
+    return {**extra, "summary": {**counts, "total": len(tests)}, "tests": tests}

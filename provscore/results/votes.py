@@ -142,13 +142,19 @@ def count_votes(outcomes: Mapping[str, tuple[Outcome, ...]], *, prov: Provenance
                 flake: Mapping[str, FlakeState],
                 is_property: Callable[[str], bool] = lambda _: False,
                 missing_at_base: Callable[[str], str] = _exists,
-                property_of: Callable[[str], str | None] = _no_property) -> Votes:
+                property_of: Callable[[str], str | None] = _no_property,
+                corpus_from_base: bool = False) -> Votes:
     """The vote of every off-tree result. ``is_property(file)``: the test file is an
     oracle property (it lives in the oracle dir), so it votes and its failure is PS504.
     ``missing_at_base(node_id)``: why a test in a file that exists at base is not a test
     there ("" when it is); such a result never votes. ``property_of(node_id)``: the
-    catalog property a property result is of (a frozen property's result is unscored)."""
+    catalog property a property result is of (a frozen property's result is unscored).
+    ``corpus_from_base``: the results come from provscore's own run, whose corpus was put
+    back as on base, so a test the patch rewrote ran as base wrote it and votes like any
+    preexisting test (from unknown result files its pass cannot count)."""
     added, rewritten = agent_written_tests(prov)
+    if corpus_from_base:
+        rewritten = frozenset()
     return Votes(tuple(
         _vote(node_id, outcomes[node_id], prop=is_property(file_of(node_id)), added=added,
               rewritten=rewritten, exists_at_base=exists_at_base, frozen=frozen, flake=flake,
