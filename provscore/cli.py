@@ -109,6 +109,10 @@ def _add_score_args(sc: argparse.ArgumentParser) -> None:
     sc.add_argument("--static-only", action="store_true",
                     help="lint mode: skip the independent-evidence gate; the best decision "
                          "is review (use with --fail-on reject in pre-commit / lint jobs)")
+    sc.add_argument("--whole-files", action="store_true",
+                    help="classify every definition of each touched test module, not only "
+                         "what the change reaches (same findings; the report lists every "
+                         "test of those files; slower on large files)")
     add_output_args(sc)
     add_selection_args(sc)
     _add_cache_args(sc)
@@ -227,7 +231,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
     req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
                        diff_origin=origin, oracle_dir=sc.oracle, contract=sc.contract,
                        results=tuple(Path(r) for r in args.results), today=args.today,
-                       static_only=args.static_only, staged=args.staged, rules=sc.rules,
+                       static_only=args.static_only, staged=args.staged,
+                       whole_files=args.whole_files, rules=sc.rules,
                        config_source=sc.config_source, progress=sc.progress)
     try:
         report = score(req, sc.session)

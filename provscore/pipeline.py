@@ -83,6 +83,9 @@ class ScoreRequest:
     config_source: str | None = None  # where [tool.provscore] came from, for the report
     # Called as work advances (stage, done, total): the CLI's progress line.
     progress: Progress | None = None
+    # Classify every definition of each touched test module, not only what the change
+    # reaches (evidence/focus.py): the report then lists every test of those files.
+    whole_files: bool = False
     # The off-tree run (`provscore verify`): its results vote instead of `results`.
     run: RunRecord | None = None
 
@@ -181,7 +184,8 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
 
     lookup = HelperIndex(repo, change.base_sha, config, tables, change.post_images,
                          support=support, modules=graph.index.by_name)
-    analysed = analyse_files(change, role_of, config, tables, lookup, req.progress)
+    analysed = analyse_files(change, role_of, config, tables, lookup, req.progress,
+                             focus=not req.whole_files)
     skipping = skipping_conftest_fixtures(repo, change.base_sha, analysed.pairs,
                                           change.post_images, config, tables)
     provenance = classify(analysed.pairs, session.strength, skipping)

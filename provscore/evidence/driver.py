@@ -66,14 +66,17 @@ COLLECTORS: tuple[type[Collector], ...] = (
 
 def extract(path: str, source: bytes, config: CollectionConfig, tables: Tables,
             helper_lookup: HelperLookup | None = None, *,
-            collect_tests: bool | None = None) -> FileEvidence:
+            collect_tests: bool | None = None, measured: bool = False) -> FileEvidence:
     """Classify one image. Never raises: a failure is reported in ``error`` (PS903).
 
     ``collect_tests``: whether pytest collects tests from this file (default: by the
     collection config); a conftest or helper module holds helpers, never tests.
+    ``measured``: the caller found the whole file within :mod:`limits` (``source`` may
+    then be its focused image, evidence/focus.py).
     """
     collect = config.is_collected(path) if collect_tests is None else collect_tests
-    refusal = parse_refusal(source)  # shapes that crash or stall libcst's native parser
+    # Shapes that crash or stall libcst's native parser.
+    refusal = None if measured else parse_refusal(source)
     if refusal is not None:
         return FileEvidence(path, error=refusal[0], error_line=refusal[1])
 

@@ -31,6 +31,12 @@ _CHAIN_OPS = frozenset({"<", ">", "==", ">=", "<=", "!=", "+", "-", "*", "/", "/
 
 def parse_refusal(source: bytes) -> tuple[str, int | None] | None:
     """Why ``source`` must not be parsed by libcst (message, line), or None to go ahead."""
+    return checked_parse(source)[0]
+
+
+def checked_parse(source: bytes) -> tuple[tuple[str, int | None] | None, ast.Module | None]:
+    """:func:`parse_refusal` and the standard library's tree it measured (None where
+    Python does not parse the file; libcst may still, or reports the error itself)."""
     old = sys.getrecursionlimit()
     lowered = False
     try:
@@ -43,16 +49,16 @@ def parse_refusal(source: bytes) -> tuple[str, int | None] | None:
         tree = ast.parse(source)
     except SyntaxError as exc:
         if any(m in (exc.msg or "") for m in _NESTING_MESSAGES):
-            return f"nesting too deep for Python: {exc.msg}", exc.lineno
-        return _token_refusal(source)  # newer syntax, or an error libcst reports itself
+            return (f"nesting too deep for Python: {exc.msg}", exc.lineno), None
+        return _token_refusal(source), None  # newer syntax, or an error libcst reports
     except (RecursionError, MemoryError):
-        return "nesting too deep for Python (its parser runs out of stack)", None
+        return ("nesting too deep for Python (its parser runs out of stack)", None), None
     except ValueError as exc:  # NUL bytes on older Pythons
-        return f"cannot parse: {exc}", None
+        return (f"cannot parse: {exc}", None), None
     finally:
         if lowered:
             sys.setrecursionlimit(old)
-    return _tree_refusal(tree)
+    return _tree_refusal(tree), tree
 
 
 def _tree_refusal(tree: ast.AST) -> tuple[str, int | None] | None:

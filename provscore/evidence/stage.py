@@ -6,9 +6,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from provscore.change.collection import CollectionConfig
+from provscore.change.images import FileImages
 from provscore.change.stage import Change
 from provscore.evidence.context import HelperLookup
 from provscore.evidence.driver import extract
+from provscore.evidence.focus import focus_pair
+from provscore.evidence.limits import checked_parse
 from provscore.evidence.model import FileEvidence, FilePair
 from provscore.evidence.roles import EVIDENCE_ROLES, is_analysed, machinery_only
 from provscore.evidence.tables import Tables
@@ -34,8 +37,10 @@ class AnalysedFiles:
 
 def analyse_files(change: Change, role_of: Callable[[str], PathRole], config: CollectionConfig,
                   tables: Tables, lookup: HelperLookup | None,
-                  progress: Progress | None = None) -> AnalysedFiles:
-    """Classify the pre- and post-image of every changed file the role policy selects."""
+                  progress: Progress | None = None, *, focus: bool = True) -> AnalysedFiles:
+    """Classify the pre- and post-image of every changed file the role policy selects;
+    ``focus``: of a test module edited in place, only what the change reaches. ``progress``
+    is told how many files are done."""
     pairs: list[FilePair] = []
     unparseable: list[Unparseable] = []
     total = len(change.files)
@@ -58,11 +63,17 @@ def analyse_files(change: Change, role_of: Callable[[str], PathRole], config: Co
             continue
         pre_link, post_link = img.symlink_sides  # a link's target text is not Python
         pre_ev = post_ev = None
-        if img.pre is not None and fc.old_path and fc.old_path.endswith(".py") and not pre_link:
-            pre_ev = extract(fc.old_path, img.pre, config, tables, lookup)
-        if img.post is not None and fc.new_path and fc.new_path.endswith(".py") \
-                and not post_link:
-            post_ev = extract(fc.new_path, img.post, config, tables, lookup)
+        focused = _focused(img, config, tables, lookup) \
+            if focus and role in EVIDENCE_ROLES else None
+        if focused is not None:
+            pre_ev, post_ev = focused
+        else:
+            if img.pre is not None and fc.old_path and fc.old_path.endswith(".py") \
+                    and not pre_link:
+                pre_ev = extract(fc.old_path, img.pre, config, tables, lookup)
+            if img.post is not None and fc.new_path and fc.new_path.endswith(".py") \
+                    and not post_link:
+                post_ev = extract(fc.new_path, img.post, config, tables, lookup)
         if pre_ev is None and post_ev is None:
             continue
         if role not in EVIDENCE_ROLES:
@@ -77,3 +88,23 @@ def analyse_files(change: Change, role_of: Callable[[str], PathRole], config: Co
     if progress is not None:
         progress("analysing changed files", total, total)
     return AnalysedFiles(tuple(pairs), tuple(unparseable))
+
+
+def _focused(img: FileImages, config: CollectionConfig, tables: Tables,
+             lookup: HelperLookup | None) -> tuple[FileEvidence, FileEvidence] | None:
+    """Both images of a test module edited in place, classified on what the patch
+    changed (evidence/focus.py) where names can follow the change, else whole; None for
+    a file that is not such a module or that :mod:`limits` refuses (extract reports it)."""
+    fc = img.change
+    path = fc.new_path
+    if img.pre is None or img.post is None or fc.old_path != path or path is None \
+            or not config.is_collected(path) or any(img.symlink_sides):
+        return None
+    pre_refusal, pre_tree = checked_parse(img.pre)
+    post_refusal, post_tree = checked_parse(img.post)
+    if pre_refusal or post_refusal or pre_tree is None or post_tree is None:
+        return None
+    # Measured once above: neither side pays for the standard library's parse again.
+    pre, post = focus_pair(img.pre, img.post, pre_tree, post_tree) or (img.pre, img.post)
+    return (extract(path, pre, config, tables, lookup, measured=True),
+            extract(path, post, config, tables, lookup, measured=True))

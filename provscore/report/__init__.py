@@ -5,6 +5,7 @@ Renderers are registered by name; the CLI's ``--format`` chooses one.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -32,16 +33,23 @@ def register(name: str) -> Callable[[Renderer], Renderer]:
     return deco
 
 
-def _builtin() -> None:
-    """Import the built-in renderers so that they register themselves."""
-    from provscore.report import concise, github, json_report, markdown, sarif, text  # noqa: F401
+# Format name -> the module whose renderer registers it. Only the chosen one is imported:
+# markdown and github pull in tabulate, wcwidth and importlib.metadata, which a
+# `--format json` run (a batch worker, a lint job) never needs.
+MODULES: dict[str, str] = {"concise": "concise", "github": "github", "json": "json_report",
+                           "markdown": "markdown", "sarif": "sarif", "text": "text"}
+
+
+def renderer(fmt: str) -> Renderer:
+    """The renderer of ``fmt`` (one of :func:`formats`), its module imported on first use."""
+    if fmt not in RENDERERS:
+        importlib.import_module(f"provscore.report.{MODULES[fmt]}")
+    return RENDERERS[fmt]
 
 
 def render(report: Report, fmt: str, options: RenderOptions | None = None) -> str:
-    _builtin()
-    return RENDERERS[fmt](report, options or RenderOptions())
+    return renderer(fmt)(report, options or RenderOptions())
 
 
 def formats() -> list[str]:
-    _builtin()
-    return sorted(RENDERERS)
+    return sorted(MODULES)
