@@ -5,8 +5,9 @@ The steps' ``${{ … }}`` expressions are evaluated against the same contexts Gi
 ``runner``), each ``shell: bash`` step runs as ``bash --noprofile --norc -eo pipefail
 FILE`` with ``GITHUB_OUTPUT``, ``GITHUB_STEP_SUMMARY``, ``GITHUB_EVENT_PATH`` and the rest of
 the variables GitHub sets, and ``if:`` conditions are honoured. ``uses:`` steps (setup-python)
-and the step with id ``install`` (pip install of the action's own directory) are skipped:
-the test runs provscore from the checkout under test instead.
+and the steps with id ``install`` (pip install of the action's own directory) and
+``sandbox`` (apt-get of bubblewrap, which needs root; the test machine has it) are
+skipped: the test runs provscore from the checkout under test instead.
 
 Expressions: the subset the action uses — context paths (``inputs.fail-on``), string
 literals, ``||``, ``&&``, ``==``, ``!=``, ``!``, parentheses, ``format()`` and ``always()`` /
@@ -27,7 +28,7 @@ import yaml
 
 _TOKEN = re.compile(r"\s*(\|\||&&|==|!=|!|\(|\)|,|'(?:[^']|'')*'|[A-Za-z_][\w.\-]*|\d+)")
 _EXPR = re.compile(r"\$\{\{(.*?)\}\}", re.S)
-SKIPPED_STEP_IDS = {"install"}
+SKIPPED_STEP_IDS = {"install", "sandbox"}
 
 
 def _truthy(value: Any) -> bool:

@@ -162,7 +162,7 @@ def _run(tmp_path: Path, github: FakeGitHub, repo: GitRepo, event: dict[str, Any
     _shims(tmp_path / f"{name}-bin", log)
     env = {"PATH": f"{tmp_path / f'{name}-bin'}:/usr/bin:/bin", "GITHUB_REPOSITORY": "o/r",
            "GITHUB_API_URL": github.url, "GITHUB_SHA": "0" * 40, "GITHUB_TOKEN": "t0ken",
-           "PYTHONPATH": str(ROOT)}
+           "PYTHONPATH": str(ROOT), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
     run = run_action(ACTION, repo.root, {"github-token": "t0ken", **with_}, event, env,
                      tmp_path / f"{name}-runner")
     calls = log.read_text().splitlines() if log.exists() else []
@@ -275,5 +275,30 @@ def test_unrunnable_scoring_exits_3_and_publishes_nothing(tmp_path: Path,
     assert len(calls) == 1
     assert run.outputs["exit-code"] == "3" and run.outputs["decision"] == ""
     assert run.log[-1][:2] == ("Verdict", 3)
-    assert [name for name, _, _, _ in run.log] == ["Score", "Verdict"]
+    assert [name for name, _, _, _ in run.log] == ["Find the test interpreter", "Score",
+                                                   "Verdict"]
+    assert calls[0].startswith("verify ")  # no results given: the default mode
     assert github.requests == []
+
+
+def test_verify_mode_runs_and_scores_once_and_writes_every_output(
+        tmp_path: Path, github: FakeGitHub) -> None:
+    repo, _, event = _pull_request(tmp_path, REVIEW_PATCH)
+    oracle = tmp_path / "oracle"  # outside the checkout; lets the no-autoload switch through
+    oracle.mkdir()
+    (oracle / "score_contract.toml").write_text(
+        '[runner]\npass_env = ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"]\n')
+    run, calls = _run(tmp_path, github, repo, event,
+                      {"oracle": str(oracle), "python": sys.executable}, name="verify")
+    assert len(calls) == 1 and calls[0].startswith("verify "), calls
+    assert "--require-sandbox" in calls[0] and "--patch-id pr-7" in calls[0]
+    assert not run.failed, run.log
+    report = json.loads(Path(run.outputs["json"]).read_text())
+    assert report["run"]["patch_id"] == "pr-7" and report["run"]["refused"] is None
+    assert run.outputs["decision"] == report["decision"]
+    for output in ("markdown", "json", "sarif"):
+        assert Path(run.outputs[output]).is_file(), output
+    assert github_sarif_problems(json.loads(Path(run.outputs["sarif"]).read_text())) == []
+    assert github.comments[0]["body"] == Path(run.outputs["markdown"]).read_text()
+    assert github.check_runs[0]["conclusion"] == {"pass": "success", "review": "neutral",
+                                                  "reject": "failure"}[report["decision"]]
