@@ -267,7 +267,8 @@ def _run_request(args: argparse.Namespace, sc: Scoring | None) -> object:
     options = RunOptions(repeat=args.repeat, python=args.python,
                          sandbox="none" if args.no_sandbox else "auto",
                          require_sandbox=args.require_sandbox, patch_id=args.patch_id,
-                         subset=tuple(args.subset), record_flakes=args.record)
+                         subset=tuple(args.subset), record_flakes=args.record,
+                         progress=None if sc is None else sc.progress)
     return RunRequest(req, options, Path(args.out) if args.out else None)
 
 
