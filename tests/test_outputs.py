@@ -349,3 +349,18 @@ def test_the_comment_cap_applies_to_the_comment_s_real_size(repo: GitRepo, tmp_p
     big = capsys.readouterr().out
     assert "Left out to fit GitHub's 65,536-character comment limit: write set" in big
     assert len(big) <= 65_536
+
+
+def test_verify_shows_the_repeats_on_a_terminal(repo: GitRepo, tmp_path: Path) -> None:
+    repo.commit({"pytest.ini": "[pytest]\npythonpath = src\n", "src/m.py": "X = 1\n",
+                 "tests/test_m.py": "from m import X\n\n\ndef test_x():\n    assert X == 1\n"})
+    patch = tmp_path / "p.diff"
+    patch.write_bytes(repo.diff({"src/m.py": "X = 1\nY = 2\n"}))
+    argv = ["verify", "--repo", str(repo.root), "--base", "HEAD", "--diff", str(patch),
+            "--repeat", "2", "--format", "json", "--python", sys.executable]
+    code, shown = _on_a_tty(argv)
+    assert code == 0, shown
+    assert "provscore: running the base corpus 0/2" in shown
+    assert "provscore: running the base corpus 2/2" in shown
+    assert shown.endswith("\r\x1b[K")
+    assert _on_a_tty([*argv, "-q"]) == (0, "")
