@@ -113,14 +113,17 @@ def emit(report: Report, args: argparse.Namespace, settings: Settings) -> int:
     """Render every requested format from the one report; the exit code."""
     from provscore.config import use_color
     from provscore.report import RenderOptions
-    from provscore.report.concise import render_statistics
     from provscore.report.layout import DEFAULT_WIDTH
     from provscore.report.outputs import write_outputs
 
     options = RenderOptions(color=use_color(settings.color, os.environ, sys.stdout.isatty()),
                             quiet=args.quiet, rules_url=args.rules_url,
                             width=shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns)
-    statistics = render_statistics(report, options) if args.statistics else None
+    statistics = None
+    if args.statistics:  # imported only here: tabulate is not needed by --format json
+        from provscore.report.concise import render_statistics
+
+        statistics = render_statistics(report, options)
     write_outputs(report, settings.targets, options, sys.stdout,
                   step_summary_file=os.environ.get("GITHUB_STEP_SUMMARY"),
                   stdout_text=statistics)

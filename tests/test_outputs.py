@@ -327,25 +327,29 @@ def test_progress_line_on_a_terminal_only(repo: GitRepo, tmp_path: Path) -> None
 def test_the_comment_cap_applies_to_the_comment_s_real_size(repo: GitRepo, tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]
                                                             ) -> None:
-    # One very long path among 60 changed files: a padded table would be rows x widest
-    # cell (60 x ~1,200 characters), over 65,536, though the text is a few KB.
-    deep = "/".join(["d" * 200] * 6) + "/conf.txt"
-    files = {f"src/m{i}.py": f"X = {i}\n" for i in range(59)}
+    # One long path (under the 1,000-character cell cap) among 90 changed files: a padded
+    # table would be rows x widest cell (90 x ~950 characters), over 65,536, though the
+    # text is a few KB.
+    deep = "/".join(["d" * 230] * 4) + "/conf.txt"
+    files = {f"src/m{i}.py": f"X = {i}\n" for i in range(89)}
     repo.commit({**files, deep: "a\n"})
     patch = tmp_path / "wide.diff"
     patch.write_bytes(repo.diff({**{k: v + "Y = 1\n" for k, v in files.items()},
                                  deep: "b\n"}))
-    assert main(_score(repo, patch, "--format", "markdown")) == 2
+    oracle = tmp_path / "oracle"  # a contract that lets 90 files through (PS303 otherwise)
+    oracle.mkdir()
+    (oracle / "score_contract.toml").write_text("[score]\nmax_changed_files = 1000\n")
+    assert main(_score(repo, patch, "--format", "markdown", "--oracle", str(oracle))) == 2
     comment = capsys.readouterr().out
     assert "Left out to fit" not in comment
     assert f"| `{deep}` |" in comment  # the write set is all there, the long path whole
-    assert comment.count("\n| `src/m") == 59
+    assert comment.count("\n| `src/m") == 89
     assert len(comment) < 20_000, len(comment)
     # The honest look-alike of the cap: a comment really over the limit is still cut.
     long_files = {f"src/{'p' * 180}{i}.py": f"X = {i}\n" for i in range(400)}
     repo.commit(long_files)
     patch.write_bytes(repo.diff({k: v + "Y = 1\n" for k, v in long_files.items()}))
-    assert main(_score(repo, patch, "--format", "markdown")) == 2
+    assert main(_score(repo, patch, "--format", "markdown", "--oracle", str(oracle))) == 2
     big = capsys.readouterr().out
     assert "Left out to fit GitHub's 65,536-character comment limit: write set" in big
     assert len(big) <= 65_536

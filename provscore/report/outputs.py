@@ -21,7 +21,6 @@ from typing import TextIO
 from provscore.errors import InputError, UsageError
 from provscore.io import atomic_write_all
 from provscore.report import RenderOptions, formats, render
-from provscore.report.github import step_summary
 from provscore.report.model import Report
 
 #: Formats whose text may carry ANSI colour (only ever on standard output).
@@ -170,6 +169,8 @@ def write_outputs(report: Report, targets: Sequence[OutputTarget], options: Rend
     atomic_write_all([(Path(r.target.path), encoded(r.text), f"{r.target.fmt} report")
                       for r in rendered if r.target.path is not None])
     if step_summary_file and any(t.fmt == "github" for t in targets):
+        from provscore.report.github import step_summary  # only for github: its imports cost
+
         # GitHub renders this file on the run's summary page; append, never truncate.
         try:
             with open(step_summary_file, "a", encoding="utf-8",
