@@ -14,18 +14,26 @@ import sys
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from provscore import __version__
-from provscore.cli_output import (
-    format_target,
-    output_targets,
-    refuse_targets_over_inputs,
+from provscore.cli_scoring import (
+    Scoring,
+    add_output_args,
+    add_selection_args,
+    command_line,
+    emit,
+    load_session,
+    need_source,
+    oracle_dir,
+    scoring,
     write_output,
-    write_reports,
 )
 from provscore.errors import ExitCode, InputError, ProvscoreError, UsageError
 from provscore.io import read_input
+
+if TYPE_CHECKING:  # imported where used: `provscore --help` stays fast
+    pass
 
 
 class _Parser(argparse.ArgumentParser):
@@ -43,7 +51,8 @@ def _build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
                                 metavar="COMMAND")
 
-    _add_score_parser(sub)
+    _add_score_args(sub.add_parser("score", help="score a patch (a diff file, stdin, or "
+                                   "BASE..HEAD)"))
 
     _add_runner_commands(sub)
 
@@ -88,33 +97,24 @@ def _build_parser() -> argparse.ArgumentParser:
     ex.add_argument("code", nargs="?", help="rule code (PS101) or name (assertion-removed)")
 
     demo = sub.add_parser("demo", help="score a tampering patch on a bundled example repo")
-    _add_output_args(demo)
+    add_output_args(demo)
     return parser
 
 
-def _add_score_parser(sub: argparse._SubParsersAction[_Parser]) -> None:
-    sc = sub.add_parser("score", help="score a patch (a diff file, stdin, or BASE..HEAD)")
-    sc.add_argument("--repo", default=".", help="git repository (default: .)")
-    sc.add_argument("--base", required=True, help="the commit the patch applies to")
-    src = sc.add_mutually_exclusive_group()
-    src.add_argument("--head", help="score the commits from --base to this revision")
-    src.add_argument("--diff", help="unified diff file to score, or - for stdin")
-    sc.add_argument("--oracle", help="oracle dir (contract, lock, ledgers, approvals)")
+def _add_score_args(sc: argparse.ArgumentParser) -> None:
+    _add_source_args(sc)
     sc.add_argument("--results", nargs="+", default=[], metavar="FILE",
                     help="off-tree results of the base tests against the patched code: JUnit "
                          "XML, pytest-json-report or SWE-bench report.json; one file per run")
-    sc.add_argument("--today", type=_date, help="date for ledger expiry (YYYY-MM-DD; "
-                    "default: today)")
     sc.add_argument("--static-only", action="store_true",
                     help="lint mode: skip the independent-evidence gate; the best decision "
                          "is review (use with --fail-on reject in pre-commit / lint jobs)")
-    src.add_argument("--staged", action="store_true",
-                     help="score the staged changes (git diff --cached) against --base")
     sc.add_argument("--whole-files", action="store_true",
                     help="classify every definition of each touched test module, not only "
                          "what the change reaches (same findings; the report lists every "
                          "test of those files; slower on large files)")
-    _add_output_args(sc)
+    add_output_args(sc)
+    add_selection_args(sc)
     _add_cache_args(sc)
 
 
@@ -142,7 +142,8 @@ def _add_runner_commands(sub: argparse._SubParsersAction[_Parser]) -> None:
     vf = sub.add_parser("verify", help="run + score: the off-tree run, then the decision")
     _add_source_args(vf)
     _add_run_args(vf)
-    _add_output_args(vf)
+    add_output_args(vf)
+    add_selection_args(vf)
     _add_cache_args(vf)
 
 
@@ -153,7 +154,8 @@ def _add_source_args(p: argparse.ArgumentParser, *, digest: bool = False) -> Non
     src.add_argument("--head", help="the commits from --base to this revision")
     src.add_argument("--diff", help="unified diff file, or - for stdin")
     src.add_argument("--staged", action="store_true",
-                     help="the staged changes (git diff --cached) against --base")
+                     help="the staged changes (git diff --cached) against --base (in a "
+                          "repository with no commit yet, --base HEAD is the empty tree)")
     if digest:
         src.add_argument("--digest-only", action="store_true",
                          help="print the corpus digest of --base (for the contract's "
@@ -196,39 +198,11 @@ def _positive(text: str) -> int:
     return value
 
 
-def _add_output_args(p: argparse.ArgumentParser) -> None:
-    from provscore.report import formats
-
-    p.add_argument("--format", action="append", type=format_target, metavar="FMT[:PATH]",
-                   help=f"report format ({', '.join(formats())}; default text), to PATH "
-                        "when given, else to --output or stdout; repeatable: one scoring, "
-                        "several renderings")
-    p.add_argument("--output", "-o", help="write the --format without PATH to this file "
-                   "(atomically)")
-    p.add_argument("-q", "--quiet", action="store_true", help="print the decision line only")
-    p.add_argument("--no-color", action="store_true", help="no ANSI colour (also NO_COLOR)")
-    p.add_argument("--fail-on", choices=("review", "reject"), default="review",
-                   help="lowest decision that makes the exit code non-zero (default: review)")
-    p.add_argument("--rules-url", default=os.environ.get("PROVSCORE_RULES_URL"),
-                   help="URL of docs/rules.md for rule links in markdown/SARIF "
-                        "(default: $PROVSCORE_RULES_URL)")
-
-
 def _add_cache_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cache-dir", help="call-graph summary cache directory (default: "
                    "$PROVSCORE_CACHE_DIR, else ~/.cache/provscore)")
     p.add_argument("--no-cache", action="store_true",
                    help="keep call-graph summaries in memory only")
-
-
-def _session(args: argparse.Namespace) -> object:
-    from provscore.callgraph.cache import SummaryCache, default_cache_path
-    from provscore.session import Session
-
-    if args.no_cache:
-        return Session.load()
-    path = Path(args.cache_dir) / "callgraph.sqlite" if args.cache_dir else default_cache_path()
-    return Session.load(cache=SummaryCache(path))
 
 
 def _date(text: str) -> date:
@@ -246,90 +220,55 @@ def _read_diff(arg: str | None) -> tuple[bytes | None, str]:
     return read_input(arg, "diff file"), arg
 
 
-def _exit_code(decision_code: ExitCode, fail_on: str) -> ExitCode:
-    if fail_on == "reject" and decision_code is ExitCode.REVIEW:
-        return ExitCode.PASS
-    return decision_code
-
-
-def _emit(report: object, args: argparse.Namespace) -> int:
-    from provscore.report import RenderOptions
-    from provscore.report.model import Report
-
-    assert isinstance(report, Report)
-    targets = output_targets(args.format, args.output)
-    shown = targets[-1]
-    color = (shown.path is None and not args.no_color and "NO_COLOR" not in os.environ
-             and shown.fmt == "text" and sys.stdout.isatty())
-    options = RenderOptions(color=color, quiet=args.quiet, rules_url=args.rules_url)
-    write_reports(report, targets, main=options,
-                  files=RenderOptions(color=False, quiet=False, rules_url=args.rules_url))
-    summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
-    if shown.fmt == "github" and summary_file:
-        from provscore.report.github import step_summary
-
-        # GitHub renders this file on the run's summary page; append, never truncate.
-        try:
-            with open(summary_file, "a", encoding="utf-8", errors="backslashreplace") as fh:
-                fh.write(step_summary(report, options))
-        except OSError as exc:
-            raise InputError(f"cannot append the step summary: {exc.strerror or exc}",
-                             path=summary_file) from None
-    return _exit_code(report.exit_code, args.fail_on)
-
-
-def _source_and_oracle(args: argparse.Namespace) -> Path | None:
-    """The checks score, run and verify share: a patch source is given; the oracle dir."""
-    if args.head is None and args.diff is None and not args.staged:
-        raise UsageError("give --head REV, --diff FILE (or --diff - for stdin) or --staged")
-    oracle = Path(args.oracle) if args.oracle else None
-    if oracle is not None and not oracle.is_dir():
-        raise InputError("oracle dir does not exist", path=str(oracle))
-    return oracle
-
-
 def _cmd_score(args: argparse.Namespace) -> int:
-    from provscore.oracle.contract import load_oracle_contract
     from provscore.pipeline import ScoreRequest, score
-    from provscore.session import Session
 
-    oracle = _source_and_oracle(args)
     for r in args.results:
         if not os.path.lexists(r):  # a FIFO or a directory there is refused when read
             raise InputError("results file not found", path=r)
-    refuse_targets_over_inputs(args, [args.diff, *args.results], oracle)
+    sc = scoring(args, [args.diff, *args.results])
     diff, origin = (None, "git diff --cached") if args.staged else _read_diff(args.diff)
     req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
-                       diff_origin=origin, oracle_dir=oracle,
-                       contract=load_oracle_contract(oracle),
+                       diff_origin=origin, oracle_dir=sc.oracle, contract=sc.contract,
                        results=tuple(Path(r) for r in args.results), today=args.today,
                        static_only=args.static_only, staged=args.staged,
-                       whole_files=args.whole_files)
-    session = _session(args)
-    assert isinstance(session, Session)
-    return _emit(score(req, session), args)
+                       whole_files=args.whole_files, rules=sc.rules,
+                       config_source=sc.config_source, progress=sc.progress)
+    try:
+        report = score(req, sc.session)
+    finally:
+        if sc.progress is not None:
+            sc.progress.close()
+    return emit(report, args, sc.settings)
 
 
-def _run_request(args: argparse.Namespace) -> object:
+def _run_request(args: argparse.Namespace, sc: Scoring | None) -> object:
+    """The run to make. ``sc``: verify's scoring setup; None for ``run`` (no report)."""
     from provscore.oracle.contract import load_oracle_contract
     from provscore.pipeline import ScoreRequest
     from provscore.runner import RunOptions
     from provscore.verify import RunRequest
 
-    oracle = _source_and_oracle(args)
+    if sc is None:
+        need_source(args)
+        oracle = oracle_dir(args.oracle)
+        contract = load_oracle_contract(oracle)
+    else:
+        oracle, contract = sc.oracle, sc.contract
     if args.record and oracle is None:
         raise UsageError("--record needs --oracle (the flake ledger lives in the oracle dir)")
-    if hasattr(args, "output"):  # verify; run writes no report
-        refuse_targets_over_inputs(args, [args.diff], oracle)
     diff, origin = (None, "git diff --cached") if args.staged else _read_diff(args.diff)
     req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
-                       diff_origin=origin, oracle_dir=oracle,
-                       contract=load_oracle_contract(oracle), today=args.today,
-                       staged=args.staged)
+                       diff_origin=origin, oracle_dir=oracle, contract=contract,
+                       today=args.today, staged=args.staged,
+                       rules=None if sc is None else sc.rules,
+                       config_source=None if sc is None else sc.config_source,
+                       progress=None if sc is None else sc.progress)
     options = RunOptions(repeat=args.repeat, python=args.python,
                          sandbox="none" if args.no_sandbox else "auto",
                          require_sandbox=args.require_sandbox, patch_id=args.patch_id,
-                         subset=tuple(args.subset), record_flakes=args.record)
+                         subset=tuple(args.subset), record_flakes=args.record,
+                         progress=None if sc is None else sc.progress)
     return RunRequest(req, options, Path(args.out) if args.out else None)
 
 
@@ -340,9 +279,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.digest_only:
         print(corpus_digest_of(Path(args.repo), args.base, args.oracle, args.python))
         return ExitCode.PASS
-    req = _run_request(args)
+    req = _run_request(args, None)
     assert isinstance(req, RunRequest)
-    session = _session(args)
+    session = load_session(args)
     assert isinstance(session, Session)
     outcome = run_patch(req, session)
     for line in outcome.summary():
@@ -352,16 +291,18 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from provscore.session import Session
     from provscore.verify import RunRequest, verify
 
-    req = _run_request(args)
+    sc = scoring(args, [args.diff])
+    req = _run_request(args, sc)
     assert isinstance(req, RunRequest)
-    session = _session(args)
-    assert isinstance(session, Session)
-    outcome = verify(req, session)
+    try:
+        outcome = verify(req, sc.session)
+    finally:
+        if sc.progress is not None:
+            sc.progress.close()
     assert outcome.report is not None
-    return _emit(outcome.report, args)
+    return emit(outcome.report, args, sc.settings)
 
 
 def _cmd_graph(args: argparse.Namespace) -> int:
@@ -369,7 +310,7 @@ def _cmd_graph(args: argparse.Namespace) -> int:
     from provscore.pipeline import graph_at_rev
     from provscore.session import Session
 
-    session = _session(args)
+    session = load_session(args)
     assert isinstance(session, Session)
     graph = graph_at_rev(Path(args.repo), args.rev, session)
     write_output(export(graph, args.format), args.output)
@@ -394,7 +335,7 @@ def _cmd_coverage(args: argparse.Namespace) -> int:
     req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
                        diff_origin=origin, oracle_dir=oracle,
                        contract=load_oracle_contract(oracle))
-    session = _session(args)
+    session = load_session(args)
     assert isinstance(session, Session)
     symbols = touched_coverage(req, session)
     text = coverage_json(symbols) if args.format == "json" else coverage_text(symbols)
@@ -472,11 +413,12 @@ def _cmd_explain(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
+    from provscore.config import RepoConfig, resolve_settings
     from provscore.demo import run_demo
     from provscore.session import Session
 
-    report = run_demo(Session.load())
-    _emit(report, args)
+    settings = resolve_settings(command_line(args), os.environ, RepoConfig())
+    emit(run_demo(Session.load()), args, settings)
     return ExitCode.PASS  # the demo succeeded when it produced its report
 
 

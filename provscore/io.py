@@ -14,6 +14,7 @@ import contextlib
 import os
 import stat
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -149,10 +150,41 @@ def atomic_write(target: str | Path, data: bytes, *, what: str = "file") -> None
     next write of the same target removes. OS errors become an InputError naming
     ``target``.
     """
-    path = Path(target)
+    atomic_write_all([(Path(target), data, what)])
+
+
+def atomic_write_all(items: Sequence[tuple[Path, bytes, str]]) -> None:
+    """Write several files as :func:`atomic_write` does, all or none.
+
+    Every file is staged (written and fsynced beside its target) before any is renamed
+    into place, so a failure to write one (a missing directory, a full disk) leaves
+    every target as it was. ``items`` are (target, data, what the file is).
+    """
+    staged: list[tuple[str, Path, str]] = []
+    try:
+        for path, data, what in items:
+            staged.append((_stage(path, data, what), path, what))
+        for tmp, path, what in staged:
+            try:
+                os.replace(tmp, path)
+            except OSError as exc:
+                raise InputError(f"cannot write {what}: {exc.strerror or exc}",
+                                 path=str(path)) from None
+    finally:
+        for tmp, _, _ in staged:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+    for directory in dict.fromkeys(path.parent for _, path, _ in staged):
+        fsync_dir(directory)
+
+
+def _stage(path: Path, data: bytes, what: str) -> str:
+    """A fsynced temp file beside ``path`` holding ``data``, with the target's mode."""
     if not path.parent.is_dir():
         raise InputError(f"cannot write {what}: directory does not exist",
                          path=str(path.parent))
+    if path.is_dir():
+        raise InputError(f"cannot write {what}: Is a directory", path=str(path))
     mode = _new_file_mode(path)
     remove_stale_temps(path)
     try:
@@ -166,7 +198,6 @@ def atomic_write(target: str | Path, data: bytes, *, what: str = "file") -> None
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, mode)
-        os.replace(tmp, path)
     except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
@@ -174,7 +205,7 @@ def atomic_write(target: str | Path, data: bytes, *, what: str = "file") -> None
             raise InputError(f"cannot write {what}: {exc.strerror or exc}",
                              path=str(path)) from None
         raise
-    fsync_dir(path.parent)
+    return tmp
 
 
 def fsync_dir(directory: Path) -> None:

@@ -47,15 +47,17 @@ from provscore.oracle.load import (
     oracle_python_files,
     property_files,
 )
+from provscore.progress import Progress
 from provscore.provenance import ProvenanceResult, classify
 from provscore.registry import Stage
-from provscore.report.build import ReportInputs, build_report
+from provscore.report.build import ReportInputs, build_report, repository_anchor, selection_info
 from provscore.report.model import Report
 from provscore.results import RunResults, by_node_id, load_many
 from provscore.results.coverage import CoverageInputs, assemble, property_resolver
 from provscore.results.votes import agent_written_tests, count_votes
 from provscore.runner.model import RunRecord
 from provscore.scoring import Policy, ScoreInputs, decide, not_evaluated_gates
+from provscore.scoring.selection import ActiveRules, all_rules, deselected_gates
 from provscore.session import Session
 
 
@@ -75,6 +77,12 @@ class ScoreRequest:
     static_only: bool = False
     # Score the index against base (pre-commit): ``git diff --cached``, no ``diff``/``head``.
     staged: bool = False
+    # The rule selection (scoring/selection.py), applied to the findings before the
+    # decision; None: every rule.
+    rules: ActiveRules | None = None
+    config_source: str | None = None  # where [tool.provscore] came from, for the report
+    # Called as work advances (stage, done, total): the CLI's progress line.
+    progress: Progress | None = None
     # Classify every definition of each touched test module, not only what the change
     # reaches (evidence/focus.py): the report then lists every test of those files.
     whole_files: bool = False
@@ -99,11 +107,12 @@ class Revisions:
 
 
 def resolve_revisions(req: ScoreRequest, repo: Repo) -> Revisions:
-    tip = repo.resolve(req.base)
+    # --base HEAD before the first commit is the empty tree (Repo.resolve_base).
+    tip = repo.resolve_base(req.base)
     if req.head:
         head = repo.resolve(req.head)
         return Revisions(tip, repo.merge_base(tip, head), head, merged=True)
-    if req.staged:  # the commit being made sits on HEAD
+    if req.staged and not repo.unborn():  # the commit being made sits on HEAD
         return Revisions(tip, repo.merge_base(tip, repo.resolve("HEAD")), None, merged=True)
     return Revisions(tip, tip, None)
 
@@ -175,7 +184,7 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
 
     lookup = HelperIndex(repo, change.base_sha, config, tables, change.post_images,
                          support=support, modules=graph.index.by_name)
-    analysed = analyse_files(change, role_of, config, tables, lookup,
+    analysed = analyse_files(change, role_of, config, tables, lookup, req.progress,
                              focus=not req.whole_files)
     skipping = skipping_conftest_fixtures(repo, change.base_sha, analysed.pairs,
                                           change.post_images, config, tables)
@@ -273,13 +282,14 @@ def judge(prepared: Prepared, runs: tuple[RunResults, ...]) -> Report:
     req, session, static, oracle = prepared.req, prepared.session, prepared.static, \
         prepared.oracle
     contract, run, repo, base_sha = req.contract, req.run, prepared.repo, prepared.base_sha
+    base_files = PathsAt(repo, base_sha)
     where = ReportInputs(str(req.repo), prepared.revs.tip, static.head_sha,
                          None if req.head else static.facts.change.origin,
                          str(req.oracle_dir) if req.oracle_dir else None,
-                         tuple(str(p) for p in req.results), prepared.revs.merge_base)
+                         tuple(str(p) for p in req.results), prepared.revs.merge_base,
+                         repository_anchor(base_files, static.write_set), req.config_source)
     if static.facts.change.nothing_to_score is not None:
         return _empty_report(session, req, static, where)
-    base_files = PathsAt(repo, base_sha)
     post = _post_images(repo, base_sha, static, oracle)
     base_ids = frozenset(run.base_tests) if run is not None and run.ran \
         and run.base_error is None else None
@@ -306,15 +316,20 @@ def judge(prepared: Prepared, runs: tuple[RunResults, ...]) -> Report:
     findings += run_stage(session.registry, session.detectors, Stage.INDEPENDENT,
                           IndependentFacts(votes, len(runs), req.static_only, coverage,
                                            contract, run))
-    removed, added = ScoreInputs.tally(findings)
+    # The one place the rule selection applies: after every detector, before the decision.
+    active = req.rules or all_rules(session.registry)
+    in_force, left_out = active.split(findings)
+    removed, added = ScoreInputs.tally(in_force)
     inputs = ScoreInputs(passed=votes.passed, failed=votes.failed, unscored=votes.unscored,
                          removed=removed, added=added, has_results=bool(runs))
-    judgement = decide(findings, inputs, Policy.from_contract(contract), session.registry.gates,
-                       not_evaluated_gates(oracle, req.static_only), static_only=req.static_only)
+    skipped = {**deselected_gates(active, session.registry),
+               **not_evaluated_gates(oracle, req.static_only)}
+    judgement = decide(in_force, inputs, Policy.from_contract(contract),
+                       session.registry.gates, skipped, static_only=req.static_only)
     return build_report(where, static.provenance, static.write_set,
-                        tuple(sorted(findings, key=Finding.report_key)), judgement,
-                        session.registry, votes.votes, coverage, run)
-
+                        tuple(sorted(in_force, key=Finding.report_key)), judgement,
+                        session.registry, votes.votes, coverage, run,
+                        selection_info(active, left_out))
 
 def _is_property(req: ScoreRequest) -> Callable[[str], bool]:
     """A result of an oracle property: a file of the oracle dir, or one the run ran."""
@@ -350,13 +365,16 @@ def _empty_report(session: Session, req: ScoreRequest, static: StaticResult,
     """A patch that changes nothing: its PS904 (or other static findings) and the
     contract's ``empty_patch`` decision; no oracle or off-tree gate has anything to judge."""
     contract = req.contract
-    findings = static.findings
+    active = req.rules or all_rules(session.registry)
+    findings, left_out = active.split(static.findings)
+    skipped = {**deselected_gates(active, session.registry),
+               **not_evaluated_gates(OracleInputs(), req.static_only)}
     judgement = decide(findings, ScoreInputs(), Policy.from_contract(contract),
-                       session.registry.gates, not_evaluated_gates(OracleInputs(),
-                                                                   req.static_only),
-                       static_only=req.static_only, empty=Decision(contract.empty_patch))
+                       session.registry.gates, skipped, static_only=req.static_only,
+                       empty=Decision(contract.empty_patch))
     return build_report(where, static.provenance, static.write_set, findings, judgement,
-                        session.registry, run=req.run)
+                        session.registry, run=req.run,
+                        selection=selection_info(active, left_out))
 
 
 def _post_images(repo: Repo, base_sha: str, static: StaticResult, oracle: OracleInputs

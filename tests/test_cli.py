@@ -114,12 +114,13 @@ def test_bad_format_targets_exit_3_before_anything_is_written(repo: GitRepo,
     base = ("score", "--repo", str(repo.root), "--base", "HEAD", "--diff", str(patch))
     cases = {
         ("--format", "json", "--format", "markdown"):
-            "provscore: error: --format json and --format markdown both go to stdout; give "
-            "the others a PATH (--format FMT:PATH)",
+            "provscore: error: only one format can go to standard output, got json, markdown: "
+            "give the others a file (--format FMT:PATH)",
         ("--format", f"json:{md}", "--format", f"markdown:{md}"):
-            f"provscore: error: two reports would be written to {md}",
+            f"provscore: error: {md}: named by both --format json:{md} and --format "
+            f"markdown:{md}",
         ("--format", f"json:{md}", "--output", str(md)):
-            f"provscore: error: two reports would be written to {md}",
+            f"provscore: error: {md}: named by both --format json:{md} and --output {md}",
         ("--format", f"sarif:{patch}", "--format", f"json:{md}"):
             f"provscore: error: --format sarif:{patch} is the input {patch}; refusing to "
             "overwrite it",
@@ -133,10 +134,15 @@ def test_bad_format_targets_exit_3_before_anything_is_written(repo: GitRepo,
         assert proc.stdout == b"" and not md.exists()
     for bad in ("yaml", "json:", "yaml:r.txt"):
         proc = run(*base, "--format", bad)
-        assert proc.returncode == 3
-        assert proc.stderr.decode().splitlines()[-1] == (
-            f"provscore score: error: argument --format: expected FMT or FMT:PATH with FMT "
-            f"one of github, json, markdown, sarif, text, got {bad!r}")
+        assert proc.returncode == 3 and proc.stdout == b""
+        assert proc.stderr.decode().splitlines() == [{
+            "yaml": "provscore: error: --format: unknown format 'yaml'; expected FMT or "
+                    "FMT:PATH with FMT one of concise, github, json, markdown, sarif, text",
+            "json:": "provscore: error: --format: 'json:' names no file after ':' (give FMT "
+                     "for standard output, or FMT:PATH)",
+            "yaml:r.txt": "provscore: error: --format: unknown format 'yaml'; expected FMT or "
+                          "FMT:PATH with FMT one of concise, github, json, markdown, sarif, "
+                          "text"}[bad]]
 
 
 def test_unparseable_diff_is_a_reject_not_a_crash(repo: GitRepo, tmp_path: Path) -> None:

@@ -91,6 +91,10 @@ forbid_new_skip_markers = ["pytest.mark.skip"]
 min_base_share = 0.25
 uncovered_action = "info"
 uncovered_none_action = "penalty"
+
+[rules]
+required = ["PS1", "PS301"]
+required_actions = ["reject"]
 """
 
 
@@ -157,6 +161,7 @@ def test_full_valid_file(tmp_path: Path) -> None:
     assert c.forbid_new_skip_markers == ("pytest.mark.skip",)
     assert (c.min_base_share, c.uncovered_action, c.uncovered_none_action) == (
         0.25, "info", "penalty")
+    assert (c.required_rules, c.required_actions) == (("PS1", "PS301"), ("reject",))
     # every field was set away from its default, so the file exercises every key
     defaults = Contract()
     for key in CONTRACT_KEYS:
@@ -342,6 +347,9 @@ def test_wrong_types(tmp_path: Path, text: str, pattern: str) -> None:
      r"fixtures\.clock_fields: item 1 must be a non-empty string"),
     ("[evidence]\nassertion_helpers = ['my lib.check']\n",
      r"evidence\.assertion_helpers: item 0 'my lib\.check' is not a dotted name"),
+    ("[rules]\nrequired_actions = ['reject', 'fatal']\n",
+     r"rules\.required_actions: item 1 'fatal' is not one of reject, penalty, info"),
+    ("[rules]\nrequired = [' ']\n", r"rules\.required: item 0 must be a rule code or prefix"),
 ])
 def test_out_of_range(tmp_path: Path, text: str, pattern: str) -> None:
     with pytest.raises(InputError, match=pattern):

@@ -35,6 +35,15 @@ def test_action_is_composite_and_uses_real_flags() -> None:
         assert flag in help_text, f"action.yml uses {flag}, which provscore lacks"
     assert {"--format", "--fail-on", "--require-sandbox", "--python"} <= flags
     assert re.findall(r"--format ([a-z]+)(?::|\s)", script).count("github") == 1
+    publish = next(str(s["run"]) for s in action["runs"]["steps"]
+                   if s.get("name") == "Publish the sticky comment and the check run")
+    publish_help = _help_of([sys.executable, "-m", "provscore.github_publish"])
+    for flag in set(re.findall(r"(--[a-z][a-z-]+)", publish)):
+        assert flag in publish_help, f"action.yml uses {flag}, which the publisher lacks"
+
+
+def _help_of(argv: list[str]) -> str:
+    return subprocess.run([*argv, "--help"], capture_output=True, text=True, check=True).stdout
 
 
 def _score_step(action: dict[str, Any]) -> str:

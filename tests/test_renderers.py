@@ -281,8 +281,13 @@ LEVELS = {"none", "note", "warning", "error"}
 
 def github_sarif_problems(log: dict[str, Any]) -> list[str]:
     """GitHub code scanning's requirements beyond the SARIF schema (docs.github.com,
-    "SARIF support for code scanning"; codeql-action's uploader)."""
+    "SARIF support for code scanning" and "SARIF results exceed one or more limits";
+    codeql-action's uploader): required fields, every location with a region.startLine,
+    at most 20 runs, 25,000 rules and results per run, 20 tags per rule, 10 locations per
+    result, and 10 MB gzipped."""
     problems: list[str] = []
+    if sarif.gzip_size(json.dumps(log, indent=2, ensure_ascii=False) + "\n") > 10_000_000:
+        problems.append("the gzipped file is over GitHub's 10 MB upload limit")
     if log.get("version") != "2.1.0" or not log.get("$schema"):
         problems.append("version must be 2.1.0 and $schema set")
     runs = log.get("runs", [])
@@ -340,10 +345,9 @@ def github_sarif_problems(log: dict[str, Any]) -> list[str]:
                 if not uri or urlsplit(uri).scheme or uri.startswith("/") or \
                         quote(unquote(uri), safe="/") != uri:
                     problems.append(f"{where}: uri {uri!r} is not a relative encoded path")
-                region = phys.get("region")
-                if region is not None and not (isinstance(region.get("startLine"), int)
-                                               and region["startLine"] >= 1):
-                    problems.append(f"{where}: region.startLine must be an integer >= 1")
+                region = phys.get("region") or {}
+                if not (isinstance(region.get("startLine"), int) and region["startLine"] >= 1):
+                    problems.append(f"{where}: region.startLine (an integer >= 1) is required")
             prints = res.get("partialFingerprints")
             if not isinstance(prints, dict) or not prints or \
                     not all(isinstance(v, str) and v for v in prints.values()):
@@ -392,16 +396,21 @@ def test_sarif_locations(reports: dict[str, Report]) -> None:
     report = reports["demo"]
     results = _sarif(report)["runs"][0]["results"]
     by_code = {r["ruleId"]: r for r in results}
-    # A line on base is not a line of the analysed commit: file-level, base line in text.
+    # A line on base is not a line of the analysed commit: line 1, base line in the text.
     removed = by_code["PS101"]
-    assert "region" not in removed["locations"][0]["physicalLocation"]
+    assert removed["locations"][0]["physicalLocation"]["region"] == {"startLine": 1}
     assert removed["message"]["text"].endswith("(line 12 on base)")
     assert removed["properties"]["baseLine"] == 12
     assert by_code["PS201"]["locations"][0]["physicalLocation"]["region"] == {"startLine": 14}
-    # No path: attached to the first path of the write set, and says so.
+    # No path: line 1 of the repository's stable anchor file at base (the demo repository
+    # has no pyproject.toml or README: base's first file in path order), and says so.
+    assert report.inputs.repository_anchor == "src/invoice.py"
     pathless = by_code["PS502"]["locations"][0]
-    assert pathless["physicalLocation"]["artifactLocation"]["uri"] == report.write_set[0].path
-    assert "repository-level" in pathless["message"]["text"]
+    assert pathless["physicalLocation"]["artifactLocation"]["uri"] == "src/invoice.py"
+    assert pathless["physicalLocation"]["region"] == {"startLine": 1}
+    assert pathless["message"]["text"] == \
+        "repository-level finding, shown on line 1 of src/invoice.py"
+    # Every result of every scenario has a startLine (github_sarif_problems checks it).
     hostile = _sarif(reports["hostile"])["runs"][0]["results"]
     assert quote(HOSTILE_PATH) in {
         r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in hostile}

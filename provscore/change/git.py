@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, KeysView, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -117,6 +117,29 @@ class Repo:
         return self._run(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
                          what=f"unknown revision {rev!r}").strip()
 
+    def resolve_base(self, rev: str) -> str:
+        """The commit a patch applies to, or the empty tree for ``HEAD`` in a repository
+        with no commit yet (a pre-commit hook on the first commit scores every staged
+        file as added). Trees, blobs and ls-tree all read the empty tree like a commit."""
+        try:
+            return self.resolve(rev)
+        except GitError:
+            empty = self.empty_tree()
+            if rev != empty and (rev != "HEAD" or not self.unborn()):
+                raise
+            return empty
+
+    def empty_tree(self) -> str:
+        """The object id of the empty tree in this repository's hash (sha1 or sha256)."""
+        return self._run(["hash-object", "-t", "tree", "--stdin"], what="git hash-object",
+                         input=b"").strip()
+
+    def unborn(self) -> bool:
+        """HEAD names a branch that has no commit yet."""
+        head = self.run_git(["rev-parse", "--verify", "--quiet", "HEAD"])
+        ref = self.run_git(["symbolic-ref", "--quiet", "HEAD"])
+        return head.returncode != 0 and ref.returncode == 0
+
     def merge_base(self, base_sha: str, head_sha: str) -> str:
         """The commit ``git diff base...head`` (and a pull request) compares against."""
         return self._run(["merge-base", base_sha, head_sha],
@@ -137,7 +160,7 @@ class Repo:
     def staged_diff(self, base: str) -> bytes:
         """The index against ``base``: what a commit made now would add (pre-commit)."""
         return self.run_bytes([*DIFF_OPTIONS, "diff", "--cached", *DIFF_FLAGS, "-M",
-                               self.resolve(base), "--"], what="git diff --cached failed")
+                               self.resolve_base(base), "--"], what="git diff --cached failed")
 
     def grep_files(self, rev: str, text: str, pathspec: str = "*.py") -> list[str]:
         """Paths at ``rev`` whose contents contain ``text`` (fixed string)."""
@@ -223,3 +246,7 @@ class PathsAt:
 
     def exists(self, path: str) -> bool:
         return path in self.repo.tree(self.rev)
+
+    def all(self) -> KeysView[str]:
+        """Every file path at the revision."""
+        return self.repo.tree(self.rev).keys()

@@ -16,6 +16,7 @@ from provscore.evidence.model import FileEvidence, FilePair
 from provscore.evidence.roles import EVIDENCE_ROLES, is_analysed, machinery_only
 from provscore.evidence.tables import Tables
 from provscore.model import PathRole
+from provscore.progress import Progress
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,13 +36,17 @@ class AnalysedFiles:
 
 
 def analyse_files(change: Change, role_of: Callable[[str], PathRole], config: CollectionConfig,
-                  tables: Tables, lookup: HelperLookup | None, *, focus: bool = True
-                  ) -> AnalysedFiles:
+                  tables: Tables, lookup: HelperLookup | None,
+                  progress: Progress | None = None, *, focus: bool = True) -> AnalysedFiles:
     """Classify the pre- and post-image of every changed file the role policy selects;
-    ``focus``: of a test module edited in place, only what the change reaches."""
+    ``focus``: of a test module edited in place, only what the change reaches. ``progress``
+    is told how many files are done."""
     pairs: list[FilePair] = []
     unparseable: list[Unparseable] = []
-    for img in change.files:
+    total = len(change.files)
+    for done, img in enumerate(change.files):
+        if progress is not None:
+            progress("analysing changed files", done, total)
         fc = img.change
         # Both names count: a test renamed to a non-test name (tests/ops_checks.txt) is
         # analysed as the test it was, and its tests are gone after the patch.
@@ -80,6 +85,8 @@ def analyse_files(change: Change, role_of: Callable[[str], PathRole], config: Co
             unparseable.append(Unparseable(ev.path, ev.error or "", ev.error_line, side))
         if not failed:  # an unclassifiable file is PS903, not a pile of removals
             pairs.append(FilePair(fc.old_path, fc.new_path, pre_ev, post_ev))
+    if progress is not None:
+        progress("analysing changed files", total, total)
     return AnalysedFiles(tuple(pairs), tuple(unparseable))
 
 

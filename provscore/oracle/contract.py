@@ -89,14 +89,18 @@ CONTRACT_KEYS: Final[tuple[ContractKey, ...]] = (
     _k("coverage", "min_base_share", "float"),
     _k("coverage", "uncovered_action", "str"),
     _k("coverage", "uncovered_none_action", "str"),
+    ContractKey("rules", "required", "required_rules", "strs"),
+    _k("rules", "required_actions", "strs"),
 )
 
 EMPTY_PATCH_DECISIONS: Final = ("reject", "review", "pass")
 
 SECTIONS: Final[tuple[str, ...]] = ("score", "fixtures", "evidence", "runner", "flake",
-                                    "coverage")
-#: What a coverage finding (PS701) may do to the decision.
-COVERAGE_ACTIONS: Final = ("reject", "penalty", "info")
+                                    "coverage", "rules")
+#: What a coverage finding (PS701) may do to the decision; also the rule actions
+#: ``rules.required_actions`` may name.
+RULE_ACTIONS: Final = ("reject", "penalty", "info")
+COVERAGE_ACTIONS: Final = RULE_ACTIONS
 
 _BY_FIELD: Final = {k.field: k for k in CONTRACT_KEYS}
 _HEX64: Final = re.compile(r"[0-9a-f]{64}")
@@ -154,6 +158,9 @@ class Contract:
     min_base_share: float = 1.0  # share of collected base tests the results must name
     uncovered_action: str = "penalty"  # PS701 when results cover other touched symbols
     uncovered_none_action: str = "reject"  # PS701 when no result covers any touched symbol
+    # [rules]: what a repository's rule selection (or the command line) cannot turn off.
+    required_rules: tuple[str, ...] = ()  # codes or prefixes (TOML key: required)
+    required_actions: tuple[str, ...] = ()  # e.g. ("reject",): no reject rule deselected
     source: str | None = None  # the file it was read from; None for defaults
 
     def __post_init__(self) -> None:
@@ -266,6 +273,13 @@ def _check_values(c: Contract) -> None:
         if not all(part.isidentifier() for part in item.split(".")):
             _fail(c, "assertion_helpers",
                   f"item {i} {item!r} is not a dotted name like 'mylib.testing.check'")
+    for i, item in enumerate(c.required_actions):
+        if item not in RULE_ACTIONS:
+            _fail(c, "required_actions", f"item {i} {item!r} is not one of "
+                  f"{', '.join(RULE_ACTIONS)}")
+    for i, item in enumerate(c.required_rules):
+        if not item.strip():
+            _fail(c, "required_rules", f"item {i} must be a rule code or prefix like 'PS1'")
     _check_runner_values(c)
     if not c.declared_clock_field.strip():
         _fail(c, "declared_clock_field", "must be a non-empty string")

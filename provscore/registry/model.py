@@ -6,6 +6,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from provscore.display import readable_code
 from provscore.model import Action, Finding, Location
 
 #: The families a rule row may name (its code's hundreds follow the family).
@@ -74,9 +75,15 @@ class Rule:
                        tally=self.tally if tally is None else tally)
 
 
+#: Message fields that hold code: shown with readable string literals (provscore.display).
+CODE_FIELDS = ("code", "before", "reason", "detail")
+
+
 def _format(template: str, values: dict[str, object], code: str) -> str:
+    shown = {k: readable_code(v) if k in CODE_FIELDS and isinstance(v, str) else v
+             for k, v in values.items()}
     try:
-        return template.format(**values)
+        return template.format(**shown)
     except (KeyError, IndexError) as exc:  # a template bug must not hide the finding
         return f"{template} [{code}: missing {exc}]"
 

@@ -18,6 +18,8 @@ class RenderOptions:
     quiet: bool = False
     # Base URL of docs/rules.md that rule codes link to (markdown, SARIF helpUri).
     rules_url: str | None = None
+    # Columns the text tables fit in (COLUMNS, or the terminal's width); None: 100.
+    width: int | None = None
 
 
 Renderer = Callable[[Report, RenderOptions], str]
@@ -34,8 +36,8 @@ def register(name: str) -> Callable[[Renderer], Renderer]:
 # Format name -> the module whose renderer registers it. Only the chosen one is imported:
 # markdown and github pull in tabulate, wcwidth and importlib.metadata, which a
 # `--format json` run (a batch worker, a lint job) never needs.
-MODULES: dict[str, str] = {"github": "github", "json": "json_report", "markdown": "markdown",
-                           "sarif": "sarif", "text": "text"}
+MODULES: dict[str, str] = {"concise": "concise", "github": "github", "json": "json_report",
+                           "markdown": "markdown", "sarif": "sarif", "text": "text"}
 
 
 def renderer(fmt: str) -> Renderer:

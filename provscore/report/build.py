@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
+from provscore.change.git import PathsAt
 from provscore.change.writeset import WriteSet
 from provscore.model import Finding
 from provscore.provenance import ProvenanceResult
@@ -18,6 +19,7 @@ from provscore.report.model import (
     Report,
     ResultRow,
     RuleInfo,
+    SelectionInfo,
     SymbolRow,
     TestRow,
     WriteSetRow,
@@ -26,6 +28,7 @@ from provscore.results.coverage import NO_RESULT, Coverage, Outcome
 from provscore.results.votes import Vote
 from provscore.runner.model import RunRecord
 from provscore.scoring.decision import Judgement
+from provscore.scoring.selection import ActiveRules
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +42,34 @@ class ReportInputs:
     oracle: str | None
     results: tuple[str, ...] = ()
     merge_base: str | None = None  # what --head/--staged were scored against
+    repository_anchor: str | None = None
+    config: str | None = None
+
+
+#: Files that say "this repository" and rarely change: repository-level findings are shown
+#: on their first line (SARIF, concise), so that the place, and GitHub's fingerprint of
+#: it, stay put from one run to the next. The first that exists at base wins.
+ANCHOR_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "README.md", "README.rst",
+                "README.txt", "README")
+
+
+def repository_anchor(base_files: PathsAt, write_set: WriteSet) -> str | None:
+    """The stable file repository-level findings are shown on: the first of
+    :data:`ANCHOR_FILES` at base, else base's first file in path order, else (an empty
+    base: the repository's first commit) the write set's first path."""
+    paths = base_files.all()
+    for name in ANCHOR_FILES:
+        if name in paths:
+            return name
+    if paths:
+        return min(paths)
+    return min((e.path for e in write_set.entries), default=None)
+
+
+def selection_info(active: ActiveRules, left_out: Sequence[tuple[str, int]]) -> SelectionInfo:
+    req = active.request
+    return SelectionInfo(req.select, req.extend_select, req.ignore, req.sources,
+                         active.deselected, active.kept, tuple(left_out))
 
 
 def rule_infos(registry: Registry, findings: Sequence[Finding]) -> tuple[RuleInfo, ...]:
@@ -111,7 +142,8 @@ def _displayable(value: Any) -> Any:
 def build_report(inputs: ReportInputs, provenance: ProvenanceResult, write_set: WriteSet,
                  findings: tuple[Finding, ...], judgement: Judgement, registry: Registry,
                  votes: Sequence[Vote] = (), coverage: Coverage | None = None,
-                 run: RunRecord | None = None) -> Report:
+                 run: RunRecord | None = None, selection: SelectionInfo | None = None
+                 ) -> Report:
     tests = tuple(TestRow(t.node_id, t.status.value,
                           t.pre.node_id if t.pre is not None and t.post is not None
                           and t.pre.node_id != t.post.node_id else None)
@@ -124,11 +156,13 @@ def build_report(inputs: ReportInputs, provenance: ProvenanceResult, write_set: 
                         for e in write_set.entries),
         tests=tests,
         inputs=Inputs(inputs.repo, inputs.base_sha, inputs.head_sha, inputs.diff, inputs.oracle,
-                      inputs.results, inputs.merge_base),
+                      inputs.results, inputs.merge_base, inputs.repository_anchor,
+                      inputs.config),
         unscored=judgement.unscored,
         results=tuple(ResultRow(v.node_id, v.status.value, v.verdicts, v.reason) for v in votes),
         coverage=None if coverage is None else coverage_report(coverage),
-        rules=rule_infos(registry, findings), run=run)
+        rules=rule_infos(registry, findings), run=run,
+        selection=selection or SelectionInfo())
     # Paths and lines from the diff may hold any bytes; every renderer gets valid text.
     result: Report = _displayable(report)
     return result

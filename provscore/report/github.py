@@ -45,8 +45,14 @@ def command(name: str, message: str, **properties: str | int | None) -> str:
 
 
 def decision_annotation(report: Report) -> str:
+    """The decision, and why: the first cause of a reject; for a review, the rules whose
+    penalties a reviewer must look at (or the score below the pass threshold)."""
     message = f"merge score {score_text(report)}"
     fc = report.first_cause
+    if fc is None and report.decision is Decision.REVIEW:
+        codes = sorted({c for g in report.gates if g.status == "penalty" for c in g.codes})
+        message += "; a reviewer must look: " + (
+            ", ".join(codes) if codes else "the merge score is below the pass threshold")
     if fc is not None:
         at = f" at {fc.path}:{fc.line}" if fc.path and fc.line else (
             f" at {fc.path}" if fc.path else "")

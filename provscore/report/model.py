@@ -17,7 +17,8 @@ from provscore.model import Action, Decision, Finding
 from provscore.runner.model import RunRecord
 from provscore.scoring.decision import FirstCause, GateResult, ScoreBreakdown
 
-#: Version 2 added ``coverage`` and ``run`` (the off-tree run of ``provscore verify``);
+#: Version 2 added ``coverage``, ``run`` (the off-tree run of ``provscore verify``),
+#: ``selection``, ``inputs.merge_base``, ``inputs.repository_anchor`` and ``inputs.config``;
 #: every field of version 1 is unchanged.
 SCHEMA = "provscore.report/2"
 
@@ -132,6 +133,23 @@ class Inputs:
     # The commit a --head or --staged patch was scored against: the merge base of base
     # and head (``git diff base...head``); None for a diff, which applies to base itself.
     merge_base: str | None = None
+    # The file repository-level findings are shown on (SARIF, concise): a stable file at
+    # base (pyproject.toml, setup.py, ...), else the first path of the write set.
+    repository_anchor: str | None = None
+    config: str | None = None  # where [tool.provscore] was read from, if anywhere
+
+
+@dataclass(frozen=True, slots=True)
+class SelectionInfo:
+    """The rule selection the findings went through (scoring/selection.py)."""
+
+    select: tuple[str, ...] = ("ALL",)
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()  # the flags and files the lists came from
+    deselected: tuple[str, ...] = ()  # rule codes not in force
+    kept: tuple[tuple[str, str], ...] = ()  # (code, why): deselected, kept in force
+    ignored: tuple[tuple[str, int], ...] = ()  # (code, count): findings left out
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +170,15 @@ class Report:
     # Every rule that fired, by code (not part of the JSON report: the registry is).
     rules: tuple[RuleInfo, ...] = ()
     run: RunRecord | None = None  # the off-tree run (provscore verify), if there was one
+    selection: SelectionInfo = SelectionInfo()
+
+    def counts_by_code(self) -> tuple[tuple[str, str, str, int], ...]:
+        """(code, name, action, findings) per rule that fired: most findings first."""
+        counts: dict[tuple[str, str, str], int] = {}
+        for f in self.findings:
+            key = (f.code, f.name, f.action.value)
+            counts[key] = counts.get(key, 0) + 1
+        return tuple(sorted(((*k, n) for k, n in counts.items()), key=lambda r: (-r[3], r[0])))
 
     def rule(self, code: str) -> RuleInfo | None:
         return next((r for r in self.rules if r.code == code), None)
@@ -196,8 +223,11 @@ class Report:
             "inputs": {"repo": self.inputs.repo, "base": self.inputs.base,
                        "head": self.inputs.head, "diff": self.inputs.diff,
                        "oracle": self.inputs.oracle, "results": list(self.inputs.results),
-                       "merge_base": self.inputs.merge_base},
+                       "merge_base": self.inputs.merge_base,
+                       "repository_anchor": self.inputs.repository_anchor,
+                       "config": self.inputs.config},
             "run": None if self.run is None else self.run.to_json(),
+            "selection": selection_dict(self.selection),
         }
 
 
@@ -209,3 +239,11 @@ def finding_dict(f: Finding) -> dict[str, Any]:
         "side": loc.side if loc else None, "node_id": f.node_id, "message": f.message,
         "anchor": f.anchor,
     }
+
+
+def selection_dict(s: SelectionInfo) -> dict[str, Any]:
+    return {"select": list(s.select), "extend_select": list(s.extend_select),
+            "ignore": list(s.ignore), "sources": list(s.sources),
+            "deselected": list(s.deselected),
+            "kept": [{"code": code, "reason": why} for code, why in s.kept],
+            "ignored_findings": [{"code": code, "count": n} for code, n in s.ignored]}

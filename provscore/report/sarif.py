@@ -5,22 +5,27 @@ summary and rationale; every finding is one result pointing at its rule by ``rul
 ``ruleIndex``. GitHub's extra requirements (docs.github.com, "SARIF support for code
 scanning") shape the choices below:
 
-- every result has exactly one location (GitHub rejects an upload whose result has none);
-  a finding without a path is attached to the first path of the write set, or to the
-  repository root ``.`` when there is none, and says so in ``location.message``;
-- ``region.startLine`` only for a line in the patched tree; a line on base (``side`` pre:
-  a removed assertion, a hunk that does not apply) would point at an unrelated line of
-  the analysed commit, so the result is file-level and the base line goes in the message
-  and in ``properties.baseLine``;
+- every result has exactly one location (GitHub rejects an upload whose result has none)
+  and every location a ``region.startLine`` (the uploader requires it);
+- a finding without a usable path (PS502: the repository as a whole) is shown on line 1
+  of the report's ``repository_anchor``, a stable file at base such as
+  ``pyproject.toml`` (else the first path of the write set), as other tools anchor
+  repository-level results, and says so in ``location.message``;
+- the finding's line only when it is a line of the patched tree; a line on base (``side``
+  pre: a removed assertion, a hunk that does not apply) would point at an unrelated line
+  of the analysed commit, so the result is on line 1 of its file and the base line goes
+  in the message and in ``properties.baseLine``; a file-level finding is on line 1;
 - ``partialFingerprints`` carries provscore's own key ``provscore/v1`` (sha256 of the
   finding's anchor, stable across line shifts); ``primaryLocationLineHash`` is left to
   GitHub's uploader, which computes it from the checked-out file;
-- at most 25,000 results (GitHub rejects more); past that, results are kept by level and
-  the cut is reported in ``invocations[0].toolExecutionNotifications``.
+- at most 25,000 results (GitHub rejects more) and at most 10 MB gzipped (likewise); past
+  either, results are kept by level and the cut is reported in
+  ``invocations[0].toolExecutionNotifications``.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import re
@@ -39,6 +44,8 @@ FINGERPRINT_KEY = "provscore/v1"
 SRCROOT = "%SRCROOT%"
 #: GitHub rejects a run with more results than this.
 MAX_RESULTS = 25_000
+#: GitHub rejects an upload whose gzipped SARIF file is larger than 10 MB (decimal, to be safe).
+MAX_GZIP_BYTES = 10_000_000
 #: GitHub's limits for rule texts.
 MAX_NAME_CHARS = 255
 MAX_DESCRIPTION_CHARS = 1_024
@@ -93,39 +100,46 @@ def _descriptor(code: str, finding: Finding, rule: RuleInfo | None, base_url: st
     }
 
 
-def _fallback_uri(report: Report) -> tuple[str, str]:
-    for row in report.write_set:
-        uri = artifact_uri(row.path)
+def _anchor_uri(report: Report) -> tuple[str, str]:
+    """Where a finding without a usable path is shown: line 1 of the report's repository
+    anchor (a stable file at base, e.g. pyproject.toml), so that GitHub's fingerprint of
+    that line stays the same from one run to the next."""
+    for candidate in (report.inputs.repository_anchor,
+                      *(row.path for row in report.write_set)):
+        uri = artifact_uri(candidate) if candidate else None
         if uri is not None:
-            return uri, "repository-level finding, shown on the first path of the write set"
+            return uri, f"repository-level finding, shown on line 1 of {candidate}"
     return ".", "repository-level finding, shown at the repository root"
 
 
 def _result(f: Finding, index: int, report: Report) -> dict[str, Any]:
+    """One result. Every location has ``region.startLine`` (GitHub's uploader requires
+    one): the finding's line when it is a line of the patched tree, else line 1 of the
+    file, with the base line in the message and in ``properties.baseLine``."""
     loc = f.location
     text = f.message
     props: dict[str, Any] = {"action": f.action.value, "penalty": f.penalty}
     if f.node_id:
         props["nodeId"] = f.node_id
     uri = artifact_uri(loc.path) if loc else None
-    physical: dict[str, Any]
-    location: dict[str, Any]
+    why = ""
+    line = 1
     if uri is None:
-        fallback, why = _fallback_uri(report)
-        physical = {"artifactLocation": {"uri": fallback, "uriBaseId": SRCROOT}}
-        location = {"physicalLocation": physical, "message": {"text": why}}
+        uri, why = _anchor_uri(report)
         if loc is not None:
             props["path"] = loc.path
     else:
-        physical = {"artifactLocation": {"uri": uri, "uriBaseId": SRCROOT}}
-        location = {"physicalLocation": physical}
         assert loc is not None
         if loc.line is not None and loc.line >= 1:
             if loc.side == "pre":
                 text += f" (line {loc.line} on base)"
                 props["baseLine"] = loc.line
             else:
-                physical["region"] = {"startLine": loc.line}
+                line = loc.line
+    location: dict[str, Any] = {"physicalLocation": {
+        "artifactLocation": {"uri": uri, "uriBaseId": SRCROOT}, "region": {"startLine": line}}}
+    if why:
+        location["message"] = {"text": why}
     if loc is not None:
         props["side"] = loc.side
     return {
@@ -139,19 +153,22 @@ def _result(f: Finding, index: int, report: Report) -> dict[str, Any]:
     }
 
 
-def sarif_log(report: Report, base_url: str) -> dict[str, Any]:
-    """The SARIF log as a dict (``render_sarif`` serialises it)."""
+def sarif_log(report: Report, base_url: str, limit: int | None = None,
+              why: str = "") -> dict[str, Any]:
+    """The SARIF log as a dict (``render_sarif`` serialises it), with at most ``limit``
+    results (default: GitHub's :data:`MAX_RESULTS`), kept by level."""
     findings = list(report.findings)
     notifications: list[dict[str, Any]] = []
-    if len(findings) > MAX_RESULTS:
+    cap = MAX_RESULTS if limit is None else min(limit, MAX_RESULTS)
+    if len(findings) > cap:
         rank = {Action.REJECT: 0, Action.PENALTY: 1, Action.INFO: 2}
         kept = sorted(range(len(findings)), key=lambda i: (rank[findings[i].action], i))
-        keep = set(kept[:MAX_RESULTS])
+        keep = set(kept[:cap])
+        reason = why or f"GitHub code scanning accepts at most {MAX_RESULTS:,} results per run"
         notifications.append({
             "level": "warning",
-            "message": {"text": f"{len(findings) - MAX_RESULTS} of {len(findings)} findings "
-                                f"left out: GitHub code scanning accepts at most "
-                                f"{MAX_RESULTS:,} results per run; see the JSON report"}})
+            "message": {"text": f"{len(findings) - cap} of {len(findings)} findings "
+                                f"left out: {reason}; see the JSON report"}})
         findings = [f for i, f in enumerate(findings) if i in keep]
     rules: list[dict[str, Any]] = []
     index: dict[str, int] = {}
@@ -195,6 +212,12 @@ def sarif_log(report: Report, base_url: str) -> dict[str, Any]:
     }
 
 
+def _dump(log: dict[str, Any]) -> str:
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+def gzip_size(text: str) -> int:
+    return len(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0))
 def _run_properties(report: Report) -> dict[str, object]:
     """The off-tree run, when there was one (``provscore verify``)."""
     run = report.run
@@ -208,5 +231,18 @@ def _run_properties(report: Report) -> dict[str, object]:
 
 @register("sarif")
 def render_sarif(report: Report, options: RenderOptions) -> str:
-    return json.dumps(sarif_log(report, rules_url(options)), indent=2,
-                      ensure_ascii=False) + "\n"
+    """The log, cut (by level, then report order) until it is within GitHub's upload
+    limit of :data:`MAX_GZIP_BYTES` compressed."""
+    base_url = rules_url(options)
+    text = _dump(sarif_log(report, base_url))
+    if gzip_size(text) <= MAX_GZIP_BYTES:
+        return text
+    why = f"the gzipped SARIF file must stay under GitHub's {MAX_GZIP_BYTES:,}-byte limit"
+    lo, hi = 0, min(len(report.findings), MAX_RESULTS)
+    while lo < hi:  # the most results whose log still fits
+        mid = (lo + hi + 1) // 2
+        if gzip_size(_dump(sarif_log(report, base_url, mid, why))) <= MAX_GZIP_BYTES:
+            lo = mid
+        else:
+            hi = mid - 1
+    return _dump(sarif_log(report, base_url, lo, why))

@@ -170,15 +170,22 @@ def _base_runs(jobs: Jobs, ws: Workspace, spec: RunSpec
     first = base_run.start_repeat(jobs, ws.patched, 1, frozen=spec.frozen, subset=subset,
                                   timeout=timeout)
     # Only base code runs in the collection: its stream is read whole, however many ids.
+    progress, total = spec.options.progress, spec.options.repeat
+    if progress is not None:
+        progress("running the base corpus", 0, total)
     base = base_run.collection(jobs.finish(collecting, expected_tests=1 << 20))
     expected = len(base.ids)
     done = [jobs.finish(first, expected)]
     if base.error is not None:
         return [], base
-    for n in range(2, spec.options.repeat + 1):
+    for n in range(2, total + 1):
+        if progress is not None:
+            progress("running the base corpus", n - 1, total)
         done.append(jobs.finish(base_run.start_repeat(
             jobs, ws.patched, n, frozen=spec.frozen, subset=subset, timeout=timeout),
             expected))
+    if progress is not None:
+        progress("running the base corpus", total, total)
     return [base_run.complete_repeat(job, i, base=base, frozen=spec.frozen,
                                      tail=spec.contract.failure_tail_lines)
             for i, job in enumerate(done)], base

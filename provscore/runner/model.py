@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from provscore.progress import Progress
 from provscore.results import RunResults
 
 SandboxMode = Literal["auto", "none"]
@@ -28,6 +29,8 @@ class RunOptions:
     patch_id: str | None = None  # None: derived from the patch's bytes
     subset: tuple[str, ...] = ()  # base node ids or paths; () = the full base corpus
     record_flakes: bool = False  # append every result to the flake ledger
+    # Told as the repeats of the base corpus finish (the CLI's progress line on a terminal).
+    progress: Progress | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
