@@ -30,13 +30,7 @@ class _Parser(argparse.ArgumentParser):
         self.exit(ExitCode.ERROR, f"{self.prog}: error: {message}\n")
 
 
-def _build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="provscore", description="Score a patch only on evidence it did not "
-                     "write. See docs/cli.md.")
-    parser.add_argument("--version", action="version", version=f"provscore {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
-                                metavar="COMMAND")
-
+def _add_score_parser(sub: argparse._SubParsersAction[_Parser]) -> None:
     sc = sub.add_parser("score", help="score a patch (a diff file, stdin, or BASE..HEAD)")
     sc.add_argument("--repo", default=".", help="git repository (default: .)")
     sc.add_argument("--base", required=True, help="the commit the patch applies to")
@@ -54,8 +48,21 @@ def _build_parser() -> argparse.ArgumentParser:
                          "is review (use with --fail-on reject in pre-commit / lint jobs)")
     src.add_argument("--staged", action="store_true",
                      help="score the staged changes (git diff --cached) against --base")
+    sc.add_argument("--protect-from-diff", metavar="FILE",
+                    help="a hidden test patch (SWE-bench's test_patch): the patch must not "
+                         "create any file it adds (PS807)")
     _add_output_args(sc)
     _add_cache_args(sc)
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="provscore", description="Score a patch only on evidence it did not "
+                     "write. See docs/cli.md.")
+    parser.add_argument("--version", action="version", version=f"provscore {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
+                                metavar="COMMAND")
+
+    _add_score_parser(sub)
 
     gr = sub.add_parser("graph", help="export the call graph of a revision")
     gr.add_argument("--repo", default=".", help="git repository (default: .)")
@@ -240,13 +247,19 @@ def _cmd_score(args: argparse.Namespace) -> int:
     for r in args.results:
         if not os.path.lexists(r):  # a FIFO or a directory there is refused when read
             raise InputError("results file not found", path=r)
-    refuse_output_over_inputs(args.output, [args.diff, *args.results], oracle)
+    refuse_output_over_inputs(args.output, [args.diff, args.protect_from_diff, *args.results],
+                              oracle)
     diff, origin = (None, "git diff --cached") if args.staged else _read_diff(args.diff)
+    hidden: tuple[str, ...] = ()
+    if args.protect_from_diff:
+        from provscore.grader.inputs import hidden_test_paths
+        hidden = hidden_test_paths(read_input(args.protect_from_diff, "hidden test patch"),
+                                   args.protect_from_diff)
     req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
                        diff_origin=origin, oracle_dir=oracle,
                        contract=load_oracle_contract(oracle),
                        results=tuple(Path(r) for r in args.results), today=args.today,
-                       static_only=args.static_only, staged=args.staged)
+                       static_only=args.static_only, staged=args.staged, hidden_tests=hidden)
     session = _session(args)
     assert isinstance(session, Session)
     return _emit(score(req, session), args)

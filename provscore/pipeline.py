@@ -33,6 +33,8 @@ from provscore.checks import IndependentFacts, OracleFacts, StaticFacts, run_sta
 from provscore.errors import InputError
 from provscore.evidence import EvidenceKind
 from provscore.evidence.stage import AnalysedFiles, analyse_files
+from provscore.grader import grader_facts
+from provscore.grader.inputs import grader_inputs
 from provscore.model import Decision, Finding, PathRole
 from provscore.oracle.catalog import Catalog
 from provscore.oracle.contract import Contract
@@ -73,6 +75,8 @@ class ScoreRequest:
     static_only: bool = False
     # Score the index against base (pre-commit): ``git diff --cached``, no ``diff``/``head``.
     staged: bool = False
+    # Paths a hidden test patch will add (``--protect-from-diff``): the patch must not (PS807).
+    hidden_tests: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,8 +187,13 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
     graph_facts = analyse_graph(repo, graph, change.base_sha, change.changes,
                                 change.post_images, config, session.cache, role_of,
                                 _property_code(catalog), extra)
+    grader = grader_facts(change, grader_inputs(
+        repo, change.base_sha, graph_facts, role_of=role_of, tables=session.grader_tables(),
+        report_hooks=tables.report_hooks, import_names=session.import_names(),
+        entry_points=contract.entry_points, protected=contract.protected_paths,
+        hidden_tests=req.hidden_tests))
     return StaticFacts(change, analysed, provenance, write_set, frozenset(expected), contract,
-                       approvals, frozen, graph_facts)
+                       approvals, frozen, graph_facts, grader)
 
 
 def _property_code(catalog: Catalog | None) -> tuple[PropertyCode, ...] | None:

@@ -18,10 +18,10 @@ PACKAGE = ROOT / "provscore"
 # Lower layers never import higher ones. Same layer: the package's own modules.
 LAYERS: dict[str, int] = {
     "model": 0, "errors": 0, "io": 0, "nodeid": 0, "names": 0, "__init__": 0,
-    "registry": 1, "change": 2, "evidence": 3, "provenance": 4, "callgraph": 5, "oracle": 6,
-    "results": 7, "checks": 8, "scoring": 9, "report": 10,
-    "session": 11, "pipeline": 12, "ledger": 12, "testing": 13, "demo": 13, "cli": 14,
-    "__main__": 15,
+    "registry": 1, "change": 2, "evidence": 3, "provenance": 4, "callgraph": 5, "grader": 6,
+    "oracle": 7, "results": 8, "checks": 9, "scoring": 10, "report": 11,
+    "session": 12, "pipeline": 13, "ledger": 13, "testing": 14, "demo": 14, "cli": 15,
+    "__main__": 16,
 }
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 80

@@ -82,6 +82,9 @@ forbid_new_skip_markers = ["pytest.mark.skip"]
 min_base_share = 0.25
 uncovered_action = "info"
 uncovered_none_action = "penalty"
+[grader]
+entry_points = ["tools.release:main"]
+protected_paths = ["tests/hidden/*"]
 """
 
 
@@ -143,6 +146,8 @@ def test_full_valid_file(tmp_path: Path) -> None:
     assert c.forbid_new_skip_markers == ("pytest.mark.skip",)
     assert (c.min_base_share, c.uncovered_action, c.uncovered_none_action) == (
         0.25, "info", "penalty")
+    assert c.entry_points == ("tools.release:main",)
+    assert c.protected_paths == ("tests/hidden/*",)
     # every field was set away from its default, so the file exercises every key
     defaults = Contract()
     for key in CONTRACT_KEYS:

@@ -25,10 +25,18 @@ def patch_does_not_apply(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
 
 @static_check("PS903")
 def source_unparseable(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    seen: set[str] = set()
     for u in facts.analysed.unparseable:
+        seen.add(u.path)
         yield rule.finding(location=loc(u.path, u.line, u.side),
                            anchor=f"PS903|{u.side}|{u.path}", path=u.path, reason=u.reason,
                            side="base" if u.side == "pre" else "patched")
+    # Changed files the evidence stage does not read (production code) must parse too:
+    # a planted syntax error makes collection fail and absent tests count as passing.
+    for path, reason, line in facts.grader.unparsed:
+        if path not in seen:
+            yield rule.finding(location=loc(path, line), anchor=f"PS903|post|{path}",
+                               path=path, reason=reason, side="patched")
 
 
 @static_check("PS904")

@@ -79,12 +79,14 @@ CONTRACT_KEYS: Final[tuple[ContractKey, ...]] = (
     _k("coverage", "min_base_share", "float"),
     _k("coverage", "uncovered_action", "str"),
     _k("coverage", "uncovered_none_action", "str"),
+    _k("grader", "entry_points", "strs"),
+    _k("grader", "protected_paths", "strs"),
 )
 
 EMPTY_PATCH_DECISIONS: Final = ("reject", "review", "pass")
 
 SECTIONS: Final[tuple[str, ...]] = ("score", "fixtures", "evidence", "runner", "flake",
-                                    "coverage")
+                                    "coverage", "grader")
 #: What a coverage finding (PS701) may do to the decision.
 COVERAGE_ACTIONS: Final = ("reject", "penalty", "info")
 
@@ -132,6 +134,9 @@ class Contract:
     min_base_share: float = 1.0  # share of collected base tests the results must name
     uncovered_action: str = "penalty"  # PS701 when results cover other touched symbols
     uncovered_none_action: str = "reject"  # PS701 when no result covers any touched symbol
+    # [grader]
+    entry_points: tuple[str, ...] = ()  # more `module:function` entry points (PS802)
+    protected_paths: tuple[str, ...] = ()  # globs of paths the patch must not create (PS807)
     source: str | None = None  # the file it was read from; None for defaults
 
     def __post_init__(self) -> None:
