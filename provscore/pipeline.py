@@ -189,7 +189,7 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
                                 _property_code(catalog), extra)
     grader = grader_facts(change, grader_inputs(
         repo, change.base_sha, graph_facts, role_of=role_of, tables=session.grader_tables(),
-        report_hooks=tables.report_hooks, import_names=session.import_names(),
+        import_names=session.import_names(),
         entry_points=contract.entry_points, protected=contract.protected_paths,
         hidden_tests=req.hidden_tests))
     return StaticFacts(change, analysed, provenance, write_set, frozenset(expected), contract,

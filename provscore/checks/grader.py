@@ -44,13 +44,17 @@ def signal_findings(rule: Rule, signals: Iterable[Signal]) -> Iterator[Finding]:
 
 
 def report_constructs(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
-    """PS207's constructs found by the grader stage, in files where the evidence stage
-    reported no added report hook (there the hook itself is the finding)."""
-    seen = {c.suppression.path for c in facts.provenance.suppressions
+    """PS207's constructs found by the grader stage, outside the report hooks the evidence
+    stage already reported as changed (there the hook itself is the finding)."""
+    seen = {(c.suppression.path, c.suppression.detail) for c in facts.provenance.suppressions
             if c.suppression.kind is SuppressionKind.REPORT_HOOK and
             c.provenance is not Provenance.PREEXISTING}
-    signals = [s for s in facts.grader.of(SignalKind.REPORT_TAMPERING) if s.path not in seen]
+    signals = [s for s in facts.grader.of(SignalKind.REPORT_TAMPERING)
+               if (s.path, s.scope.split(".", 1)[0]) not in seen]
     for s in signals:
-        yield rule.finding(location=loc(s.path, s.line), node_id=None,
-                           anchor=f"PS207|{s.anchor}", target=s.path,
-                           detail=f"{s.detail}: {s.code}", code=s.code, kind="report_hook")
+        where = f"{s.path}:{s.line}" if s.line else s.path
+        scope = f" in {s.scope}" if s.scope else ""
+        # Not a hook definition, so not the row's "hook changed" template.
+        yield rule.finding(f"{where}{scope}: {s.detail} (`{s.code}`)",
+                           location=loc(s.path, s.line), node_id=None,
+                           anchor=f"PS207|{s.anchor}")

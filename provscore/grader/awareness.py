@@ -46,11 +46,25 @@ def test_awareness(scan: FileScan, tables: GraderTables) -> Iterator[Signal]:
     for node, frame in scan.events.compares:
         if _framework_compare(scan, node, frame, tables):
             yield _signal(scan, node, frame, "checks whether a test framework is running")
+    written = _written_keys(scan, tables)
     for const, frame in scan.events.strings:
         text = str(const.value)
-        if _ENV_NAME.fullmatch(text) and any(text.startswith(p) for p in tables.test_env_prefixes):
+        if id(const) not in written and _ENV_NAME.fullmatch(text) and any(text.startswith(p) for p in tables.test_env_prefixes):
             yield _signal(scan, const, frame, f"reads the test runner's variable {text!r}")
     yield from _call_counters(scan)
+
+
+def _written_keys(scan: FileScan, tables: GraderTables) -> set[int]:
+    """The literals that name a variable being set (``os.environ["X"] = ...``,
+    ``os.putenv("X", ...)``): setting the run's variables is PS806's, not awareness."""
+    out: set[int] = set()
+    for target, _, _, _ in scan.events.assigns:
+        if isinstance(target, ast.Subscript):
+            out.add(id(target.slice))
+    for call, frame in scan.events.calls:
+        if call.args and scan.qualnames(call.func, frame) & tables.env_setters:
+            out.update(id(n) for n in ast.walk(call.args[0]))
+    return out
 
 
 def _test_path(call: ast.Call) -> str | None:

@@ -23,7 +23,7 @@ def installed_import_names() -> frozenset[str]:
 
 def grader_inputs(repo: Repo, base_sha: str, graph: GraphFacts | None, *,
                   role_of: Callable[[str], PathRole], tables: GraderTables,
-                  report_hooks: frozenset[str], import_names: frozenset[str],
+                  import_names: frozenset[str],
                   entry_points: Sequence[str] = (), protected: Sequence[str] = (),
                   hidden_tests: Sequence[str] = ()) -> GraderInputs:
     configs = repo.read_blobs(base_sha, ["pyproject.toml", "setup.cfg"])
@@ -31,7 +31,7 @@ def grader_inputs(repo: Repo, base_sha: str, graph: GraphFacts | None, *,
                *entry_points]
     touched = graph.touched if graph is not None else ()
     return GraderInputs(
-        role_of, tables, report_hooks,
+        role_of, tables,
         entry_modules=frozenset(e.split(":", 1)[0].strip() for e in scripts),
         protected=tuple(protected), hidden_tests=frozenset(hidden_tests),
         import_names=import_names, changed_symbols=changed_symbols(touched),

@@ -7,7 +7,7 @@ prints; writing a string shaped like a runner's own report (``PASSED tests/x.py:
 that replaces a stream and puts back what it saved (``old = sys.stdout; ...; sys.stdout =
 old``, or ``sys.__stdout__``) is capturing output for itself, not replacing the
 runner's: not reported. Written strings are read from literals, f-strings (each
-placeholder read as ``0``), ``%`` templates and ``str.format`` templates.
+placeholder read both as a count and as a test id), ``%`` templates and ``str.format`` templates.
 """
 
 from __future__ import annotations
@@ -23,6 +23,10 @@ from provscore.grader.tables import GraderTables
 
 _PERCENT = re.compile(r"%(\([^)]*\))?[-#0 +]*\d*(\.\d+)?[a-zA-Z%]")
 _BRACES = re.compile(r"\{[^{}]*\}")
+#: What a placeholder of a written template stands for: it is matched as a count and as a
+#: test id (``f"{n} passed in {t}s"``, ``f"PASSED {nodeid}"``).
+HOLE = "\x1f"
+_FILLS = ("0", "t.py::t")
 
 
 def output_forging(scan: FileScan, tables: GraderTables) -> Iterator[Signal]:
@@ -43,7 +47,9 @@ def output_forging(scan: FileScan, tables: GraderTables) -> Iterator[Signal]:
             if text is None:
                 continue
             for line in text.splitlines() or [text]:
-                if any(p.search(line) for p in tables.runner_summaries):
+                if any(p.search(line.replace(HOLE, fill)) for fill in _FILLS
+                       for p in tables.runner_summaries):
+                    line = line.replace(HOLE, "{}")
                     yield _signal(scan, SignalKind.FORGED_SUMMARY, call, frame,
                                   f"writes a test runner's report line {line.strip()[:60]!r}")
                     break
@@ -115,24 +121,24 @@ def _saved_names(scan: FileScan, stream: str, frame: Frame) -> set[str]:
 
 
 def template(node: ast.expr, frame: Frame, scan: FileScan) -> str | None:
-    """The text a written argument produces, placeholders read as ``0``."""
+    """The text a written argument produces, each placeholder as :data:`HOLE`."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str | bytes):
         value = node.value
         return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
     if isinstance(node, ast.JoinedStr):
         return "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str)
-                       else "0" for v in node.values)
+                       else HOLE for v in node.values)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
         left = template(node.left, frame, scan)
-        return _PERCENT.sub("0", left) if left is not None else None
+        return _PERCENT.sub(HOLE, left) if left is not None else None
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
             node.func.attr == "format":
         fmt = template(node.func.value, frame, scan)
-        return _BRACES.sub("0", fmt) if fmt is not None else None
+        return _BRACES.sub(HOLE, fmt) if fmt is not None else None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         left, right = template(node.left, frame, scan), template(node.right, frame, scan)
         if left is not None or right is not None:
-            return (left or "0") + (right or "0")
+            return (left or HOLE) + (right or HOLE)
     return None
 
 

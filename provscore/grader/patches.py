@@ -59,7 +59,10 @@ def _patched(scan: FileScan, target: ast.expr, frame: Frame, tables: GraderTable
     spelled = scan.spelling(target)
     if spelled is None or not _imported_head(scan, spelled, frame):
         return None
-    for q in sorted(scan.qualnames(target, frame)):
+    names = scan.qualnames(target, frame)
+    if names & tables.output_streams:
+        return None  # replacing an output channel is PS803's
+    for q in sorted(names):
         root = q.split(".", 1)[0]
         if root in tables.patched_modules or (tested and any(
                 q.startswith(f"{m}.") for m in tested)):

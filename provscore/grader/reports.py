@@ -5,8 +5,8 @@ In any changed Python file that speaks to pytest (a conftest, or a module that i
 from): assigning a report's ``outcome``/``longrepr``/``wasxfail`` or a session's
 ``exitstatus``, ``outcome.force_result(...)``/``force_exception(...)`` in a hook wrapper,
 building a ``TestReport`` by hand, and ``item.add_marker(...)`` with a skip or an
-``xfail(run=False)``. Report hooks defined outside conftest files (plugin modules), which
-the evidence stage does not read, are reported here too.
+``xfail(run=False)``. A plugin hook that only reads a report (to log it, to add a
+section) is not reported.
 """
 
 from __future__ import annotations
@@ -33,15 +33,9 @@ def speaks_to_pytest(scan: FileScan) -> bool:
                n.name.startswith("pytest_") for n in scan.tree.body)
 
 
-def report_tampering(scan: FileScan, hooks: frozenset[str], plugin: bool) -> Iterator[Signal]:
-    """``hooks``: the report hook names; ``plugin``: the file is not one the evidence
-    stage reads for hooks (its hook definitions are reported here)."""
+def report_tampering(scan: FileScan) -> Iterator[Signal]:
     if not speaks_to_pytest(scan):
         return
-    if plugin:
-        for fn, qual, frame in scan.events.defs:
-            if not isinstance(fn, ast.Lambda) and frame.kind == "module" and fn.name in hooks:
-                yield _signal(scan, fn, frame, f"defines report hook {fn.name}", qual)
     for target, _, stmt, frame in scan.events.assigns:
         if isinstance(target, ast.Attribute) and target.attr in REPORT_FIELDS and \
                 not (isinstance(target.value, ast.Name) and target.value.id == "self"):
@@ -74,9 +68,7 @@ def _skipping_mark(node: ast.expr) -> bool:
     return False
 
 
-def _signal(scan: FileScan, node: ast.AST, frame: Frame, detail: str,
-            scope: str | None = None) -> Signal:
+def _signal(scan: FileScan, node: ast.AST, frame: Frame, detail: str) -> Signal:
     fn = next(frame.functions(), None)
     return Signal(SignalKind.REPORT_TAMPERING, scan.path, getattr(node, "lineno", None),
-                  scope if scope is not None else fn.qualname if fn else "",
-                  scan.snippet(node), detail)
+                  fn.qualname if fn else "", scan.snippet(node), detail)

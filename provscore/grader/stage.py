@@ -40,7 +40,6 @@ class GraderInputs:
 
     role_of: Callable[[str], PathRole]
     tables: GraderTables
-    report_hooks: frozenset[str]
     # Module names (``pkg.cli``) whose code may end the process: console scripts of base's
     # pyproject/setup.cfg, and the contract's ``grader.entry_points``.
     entry_modules: frozenset[str] = frozenset()
@@ -146,8 +145,7 @@ def _file_signals(scan: FileScan, inputs: GraderInputs,
         yield from mocked_units(scan, t, inputs.changed_symbols)
         return
     conftest = role is PathRole.CONFTEST or posixpath.basename(scan.path) == "conftest.py"
-    yield from report_tampering(scan, inputs.report_hooks,
-                                plugin=role not in (PathRole.CONFTEST, PathRole.HELPER))
+    yield from report_tampering(scan)
     yield from always_equal(scan, t)
     exits = process_exits(scan, t)
     if conftest:  # a fixture or hook may skip; importing the conftest may not
