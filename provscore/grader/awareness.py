@@ -49,7 +49,8 @@ def test_awareness(scan: FileScan, tables: GraderTables) -> Iterator[Signal]:
     written = _written_keys(scan, tables)
     for const, frame in scan.events.strings:
         text = str(const.value)
-        if id(const) not in written and _ENV_NAME.fullmatch(text) and any(text.startswith(p) for p in tables.test_env_prefixes):
+        if id(const) not in written and _ENV_NAME.fullmatch(text) and \
+                any(text.startswith(p) for p in tables.test_env_prefixes):
             yield _signal(scan, const, frame, f"reads the test runner's variable {text!r}")
     yield from _call_counters(scan)
 
