@@ -3,6 +3,7 @@ patch on a real git repository, and next to it the honest code that looks like i
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -228,9 +229,20 @@ def test_test_awareness_in_production(repo: GitRepo) -> None:
                         "    return q * 3\n"})
     assert [(ln, m.split(": ", 1)[1].split(" (`")[0]) for _, _, ln, m in hits] == [
         (4, "checks whether a test framework is running"),
-        (6, "reads the call stack with inspect.stack()"),
+        (6, "reads the call stack with inspect.stack() and looks for a test in it"),
         (8, "checks whether a test framework is running"),
         (10, "reads test path 'tests/data/expected.txt'")]
+
+
+def test_reading_the_callers_module_name_is_honest(repo: GitRepo) -> None:
+    """namedtuple and attrs read ``sys._getframe(1)`` for the caller's module."""
+    hits = grader_hits(repo, {"src/rec.py": "X = 1\n"}, {
+        "src/rec.py": "import sys, inspect, os\n"
+                      "def record(name):\n"
+                      "    module = sys._getframe(1).f_globals.get('__name__', '__main__')\n"
+                      "    here = inspect.currentframe()\n"
+                      "    return module, here, os.path.join('data', 'latest.json')\n"})
+    assert hits == []
 
 
 def test_call_counter_but_not_a_cache_or_an_id_generator(repo: GitRepo) -> None:
@@ -458,7 +470,19 @@ def test_planted_syntax_error_in_production(repo: GitRepo) -> None:
         "src/broken.py": "def (:\n    pass\n"})
     assert hits == [("PS903", "src/a.py", 2,
                      "src/a.py cannot be classified (patched image): does not parse after "
-                     "the patch: '(' was never closed")]
+                     f"the patch (on Python {sys.version_info[0]}.{sys.version_info[1]}): "
+                     "'(' was never closed")]
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="PEP 695 parses there")
+def test_newer_python_syntax_is_a_review_not_a_planted_error(repo: GitRepo) -> None:
+    """PEP 695 (Python 3.12) reads with libcst but not with this Python's ast: the grader
+    rules cannot read it, so a reviewer must (penalty), but it rejects nothing."""
+    repo.commit({"README.md": "x\n", "src/a.py": "X = 1\n"})
+    report = repo.score(repo.diff({"src/a.py": "type Pair[T] = tuple[T, T]\n"}))
+    hits = [(f.code, f.action.value, f.location.line if f.location else None)
+            for f in report.findings if f.code == "PS903"]
+    assert hits == [("PS903", "penalty", 1)]
 
 
 @pytest.mark.parametrize("text", ["not a diff at all\n", ""])

@@ -33,10 +33,14 @@ def source_unparseable(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
                            side="base" if u.side == "pre" else "patched")
     # Changed files the evidence stage does not read (production code) must parse too:
     # a planted syntax error makes collection fail and absent tests count as passing.
-    for path, reason, line in facts.grader.unparsed:
-        if path not in seen:
-            yield rule.finding(location=loc(path, line), anchor=f"PS903|post|{path}",
-                               path=path, reason=reason, side="patched")
+    for g in facts.grader.unparsed:
+        if g.path in seen:
+            continue
+        reason = g.reason + ("; valid for a newer Python (libcst reads it): the grader rules "
+                             "could not read it, a reviewer must" if g.newer_syntax else "")
+        yield rule.finding(location=loc(g.path, g.line), anchor=f"PS903|post|{g.path}",
+                           path=g.path, reason=reason, side="patched",
+                           action=Action.PENALTY if g.newer_syntax else None)
 
 
 @static_check("PS904")

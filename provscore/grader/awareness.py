@@ -1,6 +1,7 @@
 """PS804: code that asks whether it runs under a test, and answers differently.
 
-Reading the call stack (``inspect.stack``, ``sys._getframe``, ``traceback.extract_stack``),
+Reading the call stack (``inspect.stack``, ``sys._getframe``, ``traceback.extract_stack``)
+in a function that names a test,
 the variables test runners set (``PYTEST_CURRENT_TEST``), whether a test framework is
 imported (``"pytest" in sys.modules``) or was the program (``sys.argv``), files under a
 test directory, and module-level counters that make the n-th call answer differently
@@ -30,11 +31,15 @@ _ENV_NAME = re.compile(r"[A-Z0-9_]+")
 def test_awareness(scan: FileScan, tables: GraderTables) -> Iterator[Signal]:
     if any(framework_self(scan.path, f) for f in tables.test_frameworks):
         return
+    worded = _functions_with_test_words(scan, tables)
     for call, frame in scan.events.calls:
         names = scan.qualnames(call.func, frame)
         hit = min(names & tables.frame_calls, default=None)
         if hit is not None:
-            yield _signal(scan, call, frame, f"reads the call stack with {hit}()")
+            fn = frame.outermost_function
+            if (fn.qualname if fn else "") in worded:
+                yield _signal(scan, call, frame, f"reads the call stack with {hit}() and "
+                              "looks for a test in it")
             continue
         if names & tables.path_calls:
             path = _test_path(call)
@@ -53,6 +58,19 @@ def test_awareness(scan: FileScan, tables: GraderTables) -> Iterator[Signal]:
                 any(text.startswith(p) for p in tables.test_env_prefixes):
             yield _signal(scan, const, frame, f"reads the test runner's variable {text!r}")
     yield from _call_counters(scan)
+
+
+def _functions_with_test_words(scan: FileScan, tables: GraderTables) -> set[str]:
+    """Functions (outermost, "" for module level) with a literal naming a test, a test
+    framework or a test file: reading the stack there is looking for the test. Reading it
+    for the caller's module name (``sys._getframe(1).f_globals["__name__"]``, as
+    ``namedtuple`` does) is not."""
+    out: set[str] = set()
+    for const, frame in scan.events.strings:
+        if tables.has_test_word(str(const.value)):
+            fn = frame.outermost_function
+            out.add(fn.qualname if fn else "")
+    return out
 
 
 def _written_keys(scan: FileScan, tables: GraderTables) -> set[int]:

@@ -3,10 +3,12 @@
 A method ``__eq__`` (``__ne__``, ``__lt__``, ``__contains__``, ...) whose every return is
 one constant, or that never reads the operand it is compared with, makes every assertion
 that compares against the object pass (or fail) regardless of the value. ``__bool__``,
-``__len__`` and ``__hash__`` are judged by their returns alone. ``return NotImplemented``
-is Python's "I cannot compare these": it defers to the other operand and never counts.
-Definitions (``def``), class-level lambdas (``__eq__ = lambda self, o: True``) and
-rebinding from outside (``Cls.__eq__ = ...``, ``setattr(Cls, "__eq__", ...)``) all count.
+``__len__`` and ``__hash__`` are judged by their returns alone. A class is reported when
+one of its answers makes assertions pass (:func:`subverts`), with all such methods.
+``return NotImplemented`` is Python's "I cannot compare these": it defers to the other
+operand and never counts. Definitions (``def``), class-level lambdas (``__eq__ = lambda
+self, o: True``) and rebinding from outside (``Cls.__eq__ = ...``, ``setattr(Cls,
+"__eq__", ...)``) all count.
 """
 
 from __future__ import annotations
@@ -22,14 +24,46 @@ Fn = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 
 
 def always_equal(scan: FileScan, tables: GraderTables) -> Iterator[Signal]:
+    """Every candidate is judged with the other dunders of its class: a class is reported
+    when one of them makes an assertion pass whatever is compared (see :func:`subverts`),
+    and then with every constant dunder it has (``__hash__`` returning 0 beside an
+    always-true ``__eq__``). A sentinel that is falsy, never equal or larger than anything
+    (``__bool__`` → False, ``__eq__`` → False, ``__gt__`` → True) alone is honest."""
+    found = list(_candidates(scan, tables))
+    cheating = {owner for owner, name, verdict, _ in found if subverts(name, verdict)}
+    for owner, _, _, signal in found:
+        if owner in cheating:
+            yield signal
+
+
+def subverts(name: str, verdict: str) -> bool:
+    """Whether this answer makes ``assert a == b`` or ``assert x in c`` pass, ``assert a
+    != b`` never fire, or ``assert obj`` pass, regardless of the value."""
+    constant = verdict.removeprefix("always returns ") if verdict.startswith("always") \
+        else None
+    truthy = constant is not None and constant not in ("False", "0", "None", "''", "0.0")
+    if name == "__cmp__":
+        return constant == "0"
+    if name in ("__eq__", "__contains__"):
+        return constant is None or truthy
+    if name == "__ne__":
+        return constant is None or not truthy
+    if name in ("__bool__", "__nonzero__"):
+        return truthy
+    return False
+
+
+def _candidates(scan: FileScan, tables: GraderTables
+                ) -> Iterator[tuple[str, str, str, Signal]]:
     names = tables.comparison_dunders | tables.unary_dunders
     for fn, qual, frame in scan.events.defs:
         if isinstance(fn, ast.Lambda) or frame.kind != "class" or fn.name not in names:
             continue
         verdict = answer_of(fn, fn.name, tables)
         if verdict is not None:
-            yield Signal(SignalKind.ALWAYS_EQUAL, scan.path, fn.lineno, qual,
-                         scan.snippet(fn), f"{fn.name} {verdict}", subject=frame.qualname)
+            yield frame.qualname, fn.name, verdict, Signal(
+                SignalKind.ALWAYS_EQUAL, scan.path, fn.lineno, qual, scan.snippet(fn),
+                f"{fn.name} {verdict}", subject=frame.qualname)
     for target, value, stmt, frame in scan.events.assigns:
         name = _dunder_target(scan, target, frame)
         if name is None or name not in names or not isinstance(value, ast.Lambda):
@@ -38,22 +72,23 @@ def always_equal(scan: FileScan, tables: GraderTables) -> Iterator[Signal]:
         if verdict is not None:
             owner = frame.qualname if isinstance(target, ast.Name) else \
                 (scan.spelling(target) or "").rsplit(".", 1)[0]
-            yield Signal(SignalKind.ALWAYS_EQUAL, scan.path, stmt.lineno,
-                         f"{owner}.{name}".lstrip("."), scan.snippet(stmt),
-                         f"{name} {verdict}", subject=owner)
+            yield owner, name, verdict, Signal(
+                SignalKind.ALWAYS_EQUAL, scan.path, stmt.lineno,
+                f"{owner}.{name}".lstrip("."), scan.snippet(stmt), f"{name} {verdict}",
+                subject=owner)
     for call, frame in scan.events.calls:
         if "setattr" not in scan.qualnames(call.func, frame) or len(call.args) < 3:
             continue
-        attr = call.args[1]
-        value = call.args[2]
+        attr, value = call.args[1], call.args[2]
         if isinstance(attr, ast.Constant) and attr.value in names and \
                 isinstance(value, ast.Lambda):
             verdict = answer_of(value, str(attr.value), tables)
             owner = scan.spelling(call.args[0]) or "?"
             if verdict is not None:
-                yield Signal(SignalKind.ALWAYS_EQUAL, scan.path, call.lineno,
-                             f"{owner}.{attr.value}", scan.snippet(call),
-                             f"{attr.value} {verdict}", subject=owner)
+                yield owner, str(attr.value), verdict, Signal(
+                    SignalKind.ALWAYS_EQUAL, scan.path, call.lineno,
+                    f"{owner}.{attr.value}", scan.snippet(call),
+                    f"{attr.value} {verdict}", subject=owner)
 
 
 def _dunder_target(scan: FileScan, target: ast.expr, frame: Frame) -> str | None:

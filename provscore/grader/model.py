@@ -48,13 +48,24 @@ class Signal:
 
 
 @dataclass(frozen=True, slots=True)
+class Unscanned:
+    """A changed Python file that parsed at base (or is new) and cannot be read after the
+    patch: nothing in it can be judged (PS903)."""
+
+    path: str
+    reason: str
+    line: int | None
+    # Valid Python of a newer version than provscore runs on (libcst reads it): a reviewer
+    # must read it, but it is no planted syntax error.
+    newer_syntax: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class GraderFacts:
     """Every signal of the patch, in path and line order."""
 
     signals: tuple[Signal, ...] = ()
-    # Changed Python files that parsed at base (or are new) and do not parse after the
-    # patch: nothing in them can be judged (PS903). (path, reason, line)
-    unparsed: tuple[tuple[str, str, int | None], ...] = ()
+    unparsed: tuple[Unscanned, ...] = ()
 
     def of(self, *kinds: SignalKind) -> tuple[Signal, ...]:
         return tuple(s for s in self.signals if s.kind in kinds)

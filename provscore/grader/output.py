@@ -5,8 +5,9 @@ other tables of ``[grader] output_streams``) lets code rewrite or swallow what t
 prints; writing a string shaped like a runner's own report (``PASSED tests/x.py::t``,
 ``5 passed in 0.1s``, ``Ran 3 tests in``, ``OK``) forges the log graders parse. A function
 that replaces a stream and puts back what it saved (``old = sys.stdout; ...; sys.stdout =
-old``, or ``sys.__stdout__``) is capturing output for itself, not replacing the
-runner's: not reported. Written strings are read from literals, f-strings (each
+old``, or ``sys.__stdout__``), or that wraps the stream it replaces (``sys.stdout =
+Wrapper(sys.stdout)``), is capturing output for itself, not replacing the runner's: not
+reported (at import time both are). Written strings are read from literals, f-strings (each
 placeholder read both as a count and as a test id), ``%`` templates and ``str.format`` templates.
 """
 
@@ -81,10 +82,19 @@ def _replaced_streams(scan: FileScan, tables: GraderTables) -> Iterator[Signal]:
                                                            end_lineno=call.end_lineno,
                                                            end_col_offset=call.end_col_offset),
                                frame))
-    for stream, _, stmt, frame in writes:
-        if frame.kind != "module" and _restores(scan, stream, frame, writes):
+    for stream, value, stmt, frame in writes:
+        if frame.kind != "module" and (_restores(scan, stream, frame, writes) or
+                                       _wraps(scan, stream, value, frame)):
             continue
         yield _signal(scan, SignalKind.OUTPUT_STREAM, stmt, frame, f"replaces {stream}")
+
+
+def _wraps(scan: FileScan, stream: str, value: ast.expr | None, frame: Frame) -> bool:
+    """``sys.stdout = Wrapper(sys.stdout)`` in a function: the stream still goes where
+    it went (click's ``PacifyFlushWrapper``); at import time it is still reported."""
+    return isinstance(value, ast.Call) and any(
+        stream in scan.qualnames(a, frame) for a in ast.walk(value) if isinstance(a, ast.expr)
+        and a is not value)
 
 
 def _stream(scan: FileScan, target: ast.expr, frame: Frame, tables: GraderTables) -> str | None:

@@ -15,13 +15,17 @@ import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
+import libcst as cst
+
 from provscore.change.diff import FileChange
 from provscore.change.stage import Change
+from provscore.evidence.driver import run_deep
+from provscore.evidence.limits import parse_refusal
 from provscore.grader.awareness import test_awareness
 from provscore.grader.dunders import always_equal
 from provscore.grader.exits import process_exits
 from provscore.grader.mocks import mocked_units
-from provscore.grader.model import GraderFacts, Signal, SignalKind
+from provscore.grader.model import GraderFacts, Signal, SignalKind, Unscanned
 from provscore.grader.output import output_forging
 from provscore.grader.patches import framework_patches
 from provscore.grader.reports import report_tampering
@@ -87,7 +91,7 @@ def grader_facts(change: Change, inputs: GraderInputs) -> GraderFacts:
     if change.diff_error is not None:
         return GraderFacts()
     signals: list[Signal] = []
-    unparsed: list[tuple[str, str, int | None]] = []
+    unparsed: list[Unscanned] = []
     tested = frozenset(module_name(img.change.path) for img in change.files
                        if img.change.path.endswith(".py") and
                        inputs.role_of(img.change.path) is PathRole.PRODUCTION)
@@ -99,12 +103,13 @@ def grader_facts(change: Change, inputs: GraderInputs) -> GraderFacts:
         pre_lines, post_lines = touched_lines(fc)
         added = img.pre is None
         try:
-            post = FileScan(fc.path, img.post, None if added else post_lines)
+            found = scan_signals(fc.path, img.post, None if added else post_lines, inputs,
+                                 tested)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
             if img.pre is None or _parses(img.pre):
-                unparsed.append((fc.path, _reason(exc), getattr(exc, "lineno", None)))
+                unparsed.append(Unscanned(fc.path, _reason(exc), getattr(exc, "lineno", None),
+                                          newer_syntax=_newer_syntax(exc, img.post)))
             continue
-        found = list(_file_signals(post, inputs, tested))
         if found and img.pre is not None:
             before = _base_signals(fc.old_path or fc.path, img.pre, pre_lines, inputs, tested)
             found = [s for s in found if (s.kind, s.scope, s.code, s.detail) not in before]
@@ -114,13 +119,40 @@ def grader_facts(change: Change, inputs: GraderInputs) -> GraderFacts:
     return GraderFacts(tuple(signals), tuple(unparsed))
 
 
+def scan_signals(path: str, source: bytes, lines: frozenset[int] | None,
+                 inputs: GraderInputs, tested: frozenset[str]) -> list[Signal]:
+    """Every signal of one image (``lines``: the changed ones, None: all). A file nested
+    deeper than the default recursion limit allows (generated expressions thousands of
+    operands long) is walked again on a deep stack; raises SyntaxError, ValueError or
+    RecursionError when it cannot be parsed or walked at all."""
+    def run() -> list[Signal]:
+        return list(file_signals(FileScan(path, source, lines), inputs, tested))
+
+    try:
+        return run()
+    except RecursionError:
+        out: list[list[Signal]] = []
+        failed: list[BaseException] = []
+
+        def deep() -> None:
+            try:
+                out.append(run())
+            except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+                failed.append(exc)
+
+        run_deep(deep)
+        if failed or not out:
+            raise RecursionError("nested too deeply to analyse") from None
+        return out[0]
+
+
 def _base_signals(path: str, source: bytes, lines: frozenset[int], inputs: GraderInputs,
                   tested: frozenset[str]) -> set[tuple[SignalKind, str, str, str]]:
     try:
-        scan = FileScan(path, source, lines)
+        found = scan_signals(path, source, lines, inputs, tested)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return set()
-    return {(s.kind, s.scope, s.code, s.detail) for s in _file_signals(scan, inputs, tested)}
+    return {(s.kind, s.scope, s.code, s.detail) for s in found}
 
 
 def _parses(source: bytes) -> bool:
@@ -131,14 +163,32 @@ def _parses(source: bytes) -> bool:
     return True
 
 
+def _newer_syntax(exc: BaseException, source: bytes) -> bool:
+    """Whether ``source`` is valid Python of a newer version than the one running (libcst
+    reads it, ``ast`` here does not: ``type X = int``, PEP 695 generics): not a planted
+    error, but nothing the grader rules could read either."""
+    if not isinstance(exc, SyntaxError) or parse_refusal(source) is not None:
+        return False  # never hand libcst what crashes or stalls it
+    try:
+        cst.parse_module(source)
+    except (cst.ParserSyntaxError, RecursionError, MemoryError, ValueError):
+        return False
+    return True
+
+
 def _reason(exc: BaseException) -> str:
     if isinstance(exc, SyntaxError):
-        return f"does not parse after the patch: {exc.msg}"
+        return f"does not parse after the patch (on Python {sys.version_info[0]}." \
+            f"{sys.version_info[1]}): {exc.msg}"
+    if isinstance(exc, RecursionError):
+        return f"cannot be analysed after the patch: {exc}"
     return f"does not parse after the patch: {type(exc).__name__}"
 
 
-def _file_signals(scan: FileScan, inputs: GraderInputs,
-                  tested: frozenset[str]) -> Iterator[Signal]:
+def file_signals(scan: FileScan, inputs: GraderInputs,
+                 tested: frozenset[str]) -> Iterator[Signal]:
+    """What one scanned image can do to the grader, by its role; ``tested``: the
+    production modules the patch changed (a conftest must not rebind them)."""
     role = inputs.role_of(scan.path)
     t = inputs.tables
     if role is PathRole.TEST:
@@ -150,8 +200,8 @@ def _file_signals(scan: FileScan, inputs: GraderInputs,
     exits = process_exits(scan, t)
     if conftest:  # a fixture or hook may skip; importing the conftest may not
         exits = (s for s in exits if not s.scope)
-    elif module_name(scan.path) in inputs.entry_modules:
-        exits = iter(())
+    elif role is PathRole.RUNNER or module_name(scan.path) in inputs.entry_modules:
+        exits = iter(())  # setup.py, noxfile.py, console scripts: programs, not libraries
     yield from exits
     yield from output_forging(scan, t)
     yield from framework_patches(scan, t, tested if conftest else None)

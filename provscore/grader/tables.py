@@ -31,6 +31,7 @@ class GraderTables:
     fd_redirects: frozenset[str]
     frame_calls: frozenset[str]
     test_words: tuple[str, ...]
+    test_word: re.Pattern[str]  # any of test_words at the start of a word
     test_env_prefixes: tuple[str, ...]
     test_frameworks: frozenset[str]
     module_registries: frozenset[str]
@@ -59,6 +60,8 @@ class GraderTables:
             runner_summaries=tuple(re.compile(p) for p in _tuple(g, "runner_summaries")),
             fd_redirects=_set(g, "fd_redirects"), frame_calls=_set(g, "frame_calls"),
             test_words=tuple(w.lower() for w in _tuple(g, "test_words")),
+            test_word=re.compile(r"(?<![a-z0-9])(?:" + "|".join(
+                map(re.escape, _tuple(g, "test_words"))) + ")", re.IGNORECASE),
             test_env_prefixes=_tuple(g, "test_env_prefixes"),
             test_frameworks=_set(g, "test_frameworks"),
             module_registries=_set(g, "module_registries"), argv=_set(g, "argv"),
@@ -71,5 +74,6 @@ class GraderTables:
         )
 
     def has_test_word(self, text: str) -> bool:
-        low = text.lower()
-        return any(w in low for w in self.test_words)
+        """A test word at the start of a word: ``test_x``, ``tests/``, ``my_test``,
+        ``pytest``; not ``latest`` or ``attestation``."""
+        return self.test_word.search(text) is not None
