@@ -37,8 +37,8 @@ def always_equal(scan: FileScan, tables: GraderTables) -> Iterator[Signal]:
 
 
 def subverts(name: str, verdict: str) -> bool:
-    """Whether this answer makes ``assert a == b`` or ``assert x in c`` pass, ``assert a
-    != b`` never fire, or ``assert obj`` pass, regardless of the value."""
+    """Whether this answer makes ``assert a == b`` or ``assert x in c`` pass, or ``assert
+    a != b`` never fire, regardless of the value."""
     constant = verdict.removeprefix("always returns ") if verdict.startswith("always") \
         else None
     truthy = constant is not None and constant not in ("False", "0", "None", "''", "0.0")
@@ -48,8 +48,8 @@ def subverts(name: str, verdict: str) -> bool:
         return constant is None or truthy
     if name == "__ne__":
         return constant is None or not truthy
-    if name in ("__bool__", "__nonzero__"):
-        return truthy
+    # `__bool__` always True alone is honest (Django's File and BoundField: an object is
+    # truthy whatever its length); beside an always-equal `__eq__` it is reported with it.
     return False
 
 

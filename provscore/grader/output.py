@@ -105,12 +105,12 @@ def _stream(scan: FileScan, target: ast.expr, frame: Frame, tables: GraderTables
 
 def _restores(scan: FileScan, stream: str, frame: Frame,
               writes: list[tuple[str, ast.expr | None, ast.stmt, Frame]]) -> bool:
-    """Whether the same function also puts back what it saved of ``stream`` (or the
-    interpreter's original, ``sys.__stdout__``)."""
+    """Whether the same function (or a method of the same class) also puts back what it
+    saved of ``stream`` (or the interpreter's original, ``sys.__stdout__``)."""
     saved = _saved_names(scan, stream, frame)
     original = stream.replace("sys.", "sys.__", 1) + "__" if stream.count(".") == 1 else ""
     for other, value, _, fr in writes:
-        if other != stream or fr is not frame or value is None:
+        if other != stream or not _same_owner(fr, frame) or value is None:
             continue
         spelled = scan.spelling(value)
         if spelled is not None and (spelled in saved or
@@ -119,11 +119,19 @@ def _restores(scan: FileScan, stream: str, frame: Frame,
     return False
 
 
+def _same_owner(a: Frame, b: Frame) -> bool:
+    """The same function, or methods of one class (``setUp`` saves, ``tearDown`` restores)."""
+    if a is b:
+        return True
+    return a.parent is not None and a.parent is b.parent and a.parent.kind == "class"
+
+
 def _saved_names(scan: FileScan, stream: str, frame: Frame) -> set[str]:
     """Names (``old``, ``self._stdout``) the function binds to the stream's value."""
     out: set[str] = set()
     for target, value, _, fr in scan.events.assigns:
-        if fr is frame and value is not None and stream in scan.qualnames(value, frame):
+        if _same_owner(fr, frame) and value is not None and \
+                stream in scan.qualnames(value, frame):
             spelled = scan.spelling(target)
             if spelled is not None:
                 out.add(spelled)

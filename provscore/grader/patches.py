@@ -60,8 +60,8 @@ def _patched(scan: FileScan, target: ast.expr, frame: Frame, tables: GraderTable
     if spelled is None or not _imported_head(scan, spelled, frame):
         return None
     names = scan.qualnames(target, frame)
-    if names & tables.output_streams:
-        return None  # replacing an output channel is PS803's
+    if names & tables.output_streams or "builtins._" in names:
+        return None  # output channels are PS803's; `builtins._` is what displayhook sets
     for q in sorted(names):
         root = q.split(".", 1)[0]
         if root in tables.patched_modules or (tested and any(
