@@ -531,3 +531,15 @@ def test_protect_from_diff_on_the_cli(repo: GitRepo, tmp_path: Path) -> None:
     assert "tests/test_issue.py: the patch creates a file the hidden test patch adds" \
         in out.stdout
     assert ScoreRequest(repo=repo.root, base="HEAD").hidden_tests == ()
+
+
+def test_contract_names_more_entry_points(repo: GitRepo, tmp_path: Path) -> None:
+    from provscore.oracle.contract import load_oracle_contract
+    oracle = tmp_path / "oracle"
+    oracle.mkdir()
+    (oracle / "score_contract.toml").write_text('[grader]\nentry_points = ["tools.release:main"]\n')
+    after = {"tools/release.py": "import sys\ndef main():\n    sys.exit(1)\n",
+             "tools/other.py": "import sys\ndef main():\n    sys.exit(1)\n"}
+    hits = grader_hits(repo, {"tools/__init__.py": ""}, after, oracle_dir=oracle,
+                       contract=load_oracle_contract(oracle))
+    assert [(c, p, ln) for c, p, ln, _ in hits] == [("PS802", "tools/other.py", 3)]
