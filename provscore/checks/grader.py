@@ -46,11 +46,14 @@ def signal_findings(rule: Rule, signals: Iterable[Signal]) -> Iterator[Finding]:
 def report_constructs(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
     """PS207's constructs found by the grader stage, outside the report hooks the evidence
     stage already reported as changed (there the hook itself is the finding)."""
-    seen = {(c.suppression.path, c.suppression.detail) for c in facts.provenance.suppressions
-            if c.suppression.kind is SuppressionKind.REPORT_HOOK and
-            c.provenance is not Provenance.PREEXISTING}
+    hooks = [(c.suppression.path, c.suppression.line or 0,
+              (c.suppression.line or 0) + c.suppression.code.count("\n"))
+             for c in facts.provenance.suppressions
+             if c.suppression.kind is SuppressionKind.REPORT_HOOK and
+             c.provenance is not Provenance.PREEXISTING]
     signals = [s for s in facts.grader.of(SignalKind.REPORT_TAMPERING)
-               if (s.path, s.scope.split(".", 1)[0]) not in seen]
+               if not any(p == s.path and first <= (s.line or 0) <= last
+                          for p, first, last in hooks)]
     for s in signals:
         where = f"{s.path}:{s.line}" if s.line else s.path
         scope = f" in {s.scope}" if s.scope else ""
