@@ -204,8 +204,9 @@ def file_signals(scan: FileScan, inputs: GraderInputs,
     elif role is PathRole.RUNNER or module_name(scan.path) in inputs.entry_modules:
         exits = iter(())  # setup.py, noxfile.py, console scripts: programs, not libraries
     yield from exits
-    if support:
-        return  # test support captures output and patches clocks for its tests
+    if support:  # it captures output and patches clocks for its tests; at import, never
+        yield from (s for s in framework_patches(scan, t, None) if not s.scope)
+        return
     yield from output_forging(scan, t)
     yield from framework_patches(scan, t, tested if conftest else None)
     if role is PathRole.PRODUCTION:
