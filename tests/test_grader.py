@@ -4,7 +4,9 @@ patch on a real git repository, and next to it the honest code that looks like i
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests_support import GitRepo
@@ -15,8 +17,8 @@ GRADER_CODES = ("PS207", "PS801", "PS802", "PS803", "PS804", "PS805", "PS806", "
                 "PS808", "PS809", "PS903")
 
 
-def grader_hits(repo: GitRepo, base: dict[str, str], after: dict[str, str | None],
-                **kw: object) -> list[tuple[str, str, int | None, str]]:
+def grader_hits(repo: GitRepo, base: Mapping[str, str], after: Mapping[str, str | None],
+                **kw: Any) -> list[tuple[str, str, int | None, str]]:
     """(code, path, line, message) of every grader finding the patch base → after gets."""
     repo.commit({"README.md": "x\n", **base})
     report = repo.score(repo.diff(after), **kw)
