@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 PROJECT = Path(__file__).resolve().parents[1]
-SHARED = PROJECT.parent / "shared"
+SHARED = Path(os.environ.get("PROVSCORE_SHARED") or PROJECT.parent / "shared")
 sys.path[:0] = [str(PROJECT), str(PROJECT / "tests")]
 
 Case = tuple[str, str, Any]  # (case id, corpus, payload)

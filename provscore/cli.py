@@ -113,6 +113,9 @@ def _add_score_args(sc: argparse.ArgumentParser) -> None:
                     help="classify every definition of each touched test module, not only "
                          "what the change reaches (same findings; the report lists every "
                          "test of those files; slower on large files)")
+    sc.add_argument("--protect-from-diff", metavar="FILE",
+                    help="a hidden test patch (SWE-bench's test_patch): the patch must not "
+                         "create any file it adds (PS807)")
     add_output_args(sc)
     add_selection_args(sc)
     _add_cache_args(sc)
@@ -226,14 +229,20 @@ def _cmd_score(args: argparse.Namespace) -> int:
     for r in args.results:
         if not os.path.lexists(r):  # a FIFO or a directory there is refused when read
             raise InputError("results file not found", path=r)
-    sc = scoring(args, [args.diff, *args.results])
+    sc = scoring(args, [args.diff, args.protect_from_diff, *args.results])
     diff, origin = (None, "git diff --cached") if args.staged else _read_diff(args.diff)
+    hidden: tuple[str, ...] = ()
+    if args.protect_from_diff:
+        from provscore.grader.inputs import hidden_test_paths
+        hidden = hidden_test_paths(read_input(args.protect_from_diff, "hidden test patch"),
+                                   args.protect_from_diff)
     req = ScoreRequest(repo=Path(args.repo), base=args.base, head=args.head, diff=diff,
                        diff_origin=origin, oracle_dir=sc.oracle, contract=sc.contract,
                        results=tuple(Path(r) for r in args.results), today=args.today,
                        static_only=args.static_only, staged=args.staged,
                        whole_files=args.whole_files, rules=sc.rules,
-                       config_source=sc.config_source, progress=sc.progress)
+                       config_source=sc.config_source, progress=sc.progress,
+                       hidden_tests=hidden)
     try:
         report = score(req, sc.session)
     finally:

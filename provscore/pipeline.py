@@ -33,6 +33,8 @@ from provscore.checks import IndependentFacts, OracleFacts, StaticFacts, run_sta
 from provscore.errors import InputError
 from provscore.evidence import EvidenceKind
 from provscore.evidence.stage import AnalysedFiles, analyse_files
+from provscore.grader import grader_facts
+from provscore.grader.inputs import grader_inputs
 from provscore.model import Decision, Finding, PathRole
 from provscore.nodeid import file_of
 from provscore.oracle.catalog import Catalog
@@ -88,6 +90,8 @@ class ScoreRequest:
     whole_files: bool = False
     # The off-tree run (`provscore verify`): its results vote instead of `results`.
     run: RunRecord | None = None
+    # Paths a hidden test patch will add (``--protect-from-diff``): the patch must not (PS807).
+    hidden_tests: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,8 +204,13 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
     graph_facts = analyse_graph(repo, graph, change.base_sha, change.changes,
                                 change.post_images, config, session.cache, role_of,
                                 _property_code(catalog), extra)
+    grader = grader_facts(change, grader_inputs(
+        repo, change.base_sha, graph_facts, role_of=role_of, tables=session.grader_tables(),
+        import_names=session.import_names(),
+        entry_points=contract.entry_points, protected=contract.protected_paths,
+        hidden_tests=req.hidden_tests))
     return StaticFacts(change, analysed, provenance, write_set, frozenset(expected), contract,
-                       approvals, frozen, graph_facts)
+                       approvals, frozen, graph_facts, grader)
 
 
 def _property_code(catalog: Catalog | None) -> tuple[PropertyCode, ...] | None:

@@ -17,6 +17,8 @@ from provscore.change.options import OptionEffects
 from provscore.checks import DETECTORS
 from provscore.checks.suppression import check_kinds
 from provscore.evidence import Tables
+from provscore.grader import GraderTables
+from provscore.grader.inputs import installed_import_names
 from provscore.provenance import Strength
 from provscore.registry import DetectorTable, Registry, load_registry
 
@@ -34,6 +36,10 @@ class Session:
                                                    compare=False)
     # Call-graph summaries by blob hash: in memory, and in SQLite when given a path.
     cache: SummaryCache = field(default_factory=SummaryCache, repr=False, compare=False)
+    # The grader stage's tables, and the installed import names (read once, on first use).
+    _grader: dict[str, GraderTables] = field(default_factory=dict, repr=False, compare=False)
+    _import_names: list[frozenset[str]] = field(default_factory=list, repr=False,
+                                                compare=False)
 
     @classmethod
     def load(cls, rules_dir: Path | None = None,
@@ -59,3 +65,14 @@ class Session:
             tables = Tables.from_patterns(self.registry.patterns, key)
             self._tables[key] = tables
         return tables
+
+    def grader_tables(self) -> GraderTables:
+        if not self._grader:
+            self._grader["tables"] = GraderTables.from_patterns(self.registry.patterns)
+        return self._grader["tables"]
+
+    def import_names(self) -> frozenset[str]:
+        """Top-level names of the installed distributions (PS808)."""
+        if not self._import_names:
+            self._import_names.append(installed_import_names())
+        return self._import_names[0]

@@ -63,8 +63,8 @@ def materialise(example: RuleExample, root: Path) -> tuple[Path, bytes]:
 
 def run_example(example: RuleExample, root: Path, session: Session | None = None) -> Report:
     repo, diff = materialise(example, root)
-    return score(ScoreRequest(repo=repo, base="HEAD", diff=diff, diff_origin="example.patch"),
-                 session)
+    return score(ScoreRequest(repo=repo, base="HEAD", diff=diff, diff_origin="example.patch",
+                              hidden_tests=example.hidden_tests), session)
 
 
 def fired(report: Report, code: str) -> list[Finding]:

@@ -17,7 +17,9 @@ from provscore.report.model import Report
 from provscore.session import Session
 from provscore.testing import GIT_ENV
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+# The shared data sits next to the checkout (/work/main → /work/shared); a worktree elsewhere
+# names it with PROVSCORE_SHARED, or the real-corpus tests skip.
+SHARED = Path(os.environ.get("PROVSCORE_SHARED") or Path(__file__).resolve().parents[2] / "shared")
 # The CLI's call-graph cache goes to a temporary directory, never the user's ~/.cache.
 os.environ.setdefault("PROVSCORE_CACHE_DIR", tempfile.mkdtemp(prefix="provscore-cache-"))
 # One session for the whole test run, as a batch worker would keep one.

@@ -19,10 +19,10 @@ PACKAGE = ROOT / "provscore"
 LAYERS: dict[str, int] = {
     "model": 0, "errors": 0, "io": 0, "nodeid": 0, "names": 0, "__init__": 0, "display": 0,
     "progress": 0,
-    "registry": 1, "change": 2, "evidence": 3, "provenance": 4, "callgraph": 5, "oracle": 6,
-    "results": 7, "runner": 8, "checks": 9, "scoring": 10, "report": 11,
-    "session": 12, "config": 12, "pipeline": 13, "ledger": 13, "verify": 13, "testing": 14,
-    "demo": 14, "github_publish": 14, "cli_scoring": 15, "cli": 15, "__main__": 16,
+    "registry": 1, "change": 2, "evidence": 3, "provenance": 4, "callgraph": 5, "grader": 6,
+    "oracle": 7, "results": 8, "runner": 9, "checks": 10, "scoring": 11, "report": 12,
+    "session": 13, "config": 13, "pipeline": 14, "ledger": 14, "verify": 14, "testing": 15,
+    "demo": 15, "github_publish": 15, "cli_scoring": 16, "cli": 16, "__main__": 17,
 }
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 80

@@ -296,7 +296,7 @@ def test_the_contract_forbids_ignoring_reject_rules(repo: GitRepo, tmp_path: Pat
     bad = _score(repo, patch, "--oracle", oracle)
     assert bad.returncode == 3 and bad.stderr == (
         f"provscore: error: {oracle / 'score_contract.toml'}: rules.required: unknown rule "
-        "code or prefix 'PS77' (did you mean PS704?); `provscore explain` lists the rules\n")
+        "code or prefix 'PS77' (did you mean PS807?); `provscore explain` lists the rules\n")
 
 
 def test_input_rules_stay_in_force_whatever_the_selection(repo: GitRepo, tmp_path: Path) -> None:

@@ -95,6 +95,10 @@ uncovered_none_action = "penalty"
 [rules]
 required = ["PS1", "PS301"]
 required_actions = ["reject"]
+
+[grader]
+entry_points = ["tools.release:main"]
+protected_paths = ["tests/hidden/*"]
 """
 
 
@@ -162,6 +166,8 @@ def test_full_valid_file(tmp_path: Path) -> None:
     assert (c.min_base_share, c.uncovered_action, c.uncovered_none_action) == (
         0.25, "info", "penalty")
     assert (c.required_rules, c.required_actions) == (("PS1", "PS301"), ("reject",))
+    assert c.entry_points == ("tools.release:main",)
+    assert c.protected_paths == ("tests/hidden/*",)
     # every field was set away from its default, so the file exercises every key
     defaults = Contract()
     for key in CONTRACT_KEYS:

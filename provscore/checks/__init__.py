@@ -10,6 +10,7 @@ from provscore.checks import (
     coverage,
     evidence,
     fixtures,
+    grader,
     independent,
     input,
     ledgers,
@@ -27,5 +28,5 @@ from provscore.checks.base import (
 from provscore.checks.facts import IndependentFacts, OracleFacts, StaticFacts
 
 __all__ = ["DETECTORS", "IndependentFacts", "OracleFacts", "StaticFacts", "coverage", "evidence",
-           "fixtures", "independent", "independent_check", "input", "ledgers",
+           "fixtures", "grader", "independent", "independent_check", "input", "ledgers",
            "oracle_check", "run_stage", "runner", "static_check", "suppression", "writeset"]

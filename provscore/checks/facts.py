@@ -15,6 +15,7 @@ from provscore.callgraph.analysis import GraphFacts
 from provscore.change.stage import Change
 from provscore.change.writeset import WriteSet
 from provscore.evidence.stage import AnalysedFiles
+from provscore.grader import GraderFacts
 from provscore.oracle.approvals import Approval
 from provscore.oracle.contract import Contract
 from provscore.oracle.load import OracleInputs
@@ -38,6 +39,7 @@ class StaticFacts:
     approvals: tuple[Approval, ...] = ()  # human removal approvals (oracle dir)
     frozen: frozenset[str] = frozenset()  # ids a freeze is in force for
     graph: GraphFacts | None = None  # the call graph's facts (None: the diff did not parse)
+    grader: GraderFacts = field(default_factory=GraderFacts)  # what can subvert the grader
 
 
 @dataclass(frozen=True, slots=True)

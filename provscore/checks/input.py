@@ -25,10 +25,22 @@ def patch_does_not_apply(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
 
 @static_check("PS903")
 def source_unparseable(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    seen: set[str] = set()
     for u in facts.analysed.unparseable:
+        seen.add(u.path)
         yield rule.finding(location=loc(u.path, u.line, u.side),
                            anchor=f"PS903|{u.side}|{u.path}", path=u.path, reason=u.reason,
                            side="base" if u.side == "pre" else "patched")
+    # Changed files the evidence stage does not read (production code) must parse too:
+    # a planted syntax error makes collection fail and absent tests count as passing.
+    for g in facts.grader.unparsed:
+        if g.path in seen:
+            continue
+        reason = g.reason + ("; valid for a newer Python (libcst reads it): the grader rules "
+                             "could not read it, a reviewer must" if g.newer_syntax else "")
+        yield rule.finding(location=loc(g.path, g.line), anchor=f"PS903|post|{g.path}",
+                           path=g.path, reason=reason, side="patched",
+                           action=Action.PENALTY if g.newer_syntax else None)
 
 
 @static_check("PS904")

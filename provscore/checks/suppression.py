@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 from provscore.checks.base import loc, static_check
 from provscore.checks.facts import StaticFacts
+from provscore.checks.grader import report_constructs
 from provscore.errors import InputError
 from provscore.evidence import SuppressionKind
 from provscore.model import Action, Finding, Modification, Provenance
@@ -67,6 +68,8 @@ def suppression_added(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
                            anchor=f"{rule.code}|{s.node_id}|{s.code}", action=action,
                            code=shown, target=s.node_id, kind=s.kind.value,
                            detail=detail or s.kind.value)
+    if rule.code == "PS207":
+        yield from report_constructs(rule, facts)
 
 
 @static_check("PS208")

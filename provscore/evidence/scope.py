@@ -9,7 +9,7 @@ import libcst as cst
 from provscore.evidence.constants import constant_truth
 from provscore.evidence.context import Collector, Context, Frame, callee, sub_scope
 from provscore.evidence.model import SuppressionKind
-from provscore.names import dotted, matches
+from provscore.names import MODULE_LOADERS, dotted, matches
 
 
 def _base_names(ctx: Context, node: cst.ClassDef) -> set[str]:
@@ -190,9 +190,6 @@ def still_bound(frame: Frame) -> bool:
     return True
 
 
-# Functions that return the module a literal names (``__import__`` the top package).
-_MODULE_LOADERS = {"importlib.import_module": False, "__import__": True,
-                   "builtins.__import__": True, "importlib.__import__": True}
 
 
 class AliasCollector(Collector):
@@ -251,8 +248,8 @@ def _module_loaded(ctx: Context, call: cst.Call) -> str | None:
         return None
     module = arg.evaluated_value
     for loader in ctx.aliases.resolve(func):
-        if loader in _MODULE_LOADERS:
-            top_only = _MODULE_LOADERS[loader] and len(call.args) < 4  # no fromlist
+        if loader in MODULE_LOADERS:
+            top_only = MODULE_LOADERS[loader] and len(call.args) < 4  # no fromlist
             return module.split(".", 1)[0] if top_only else module
     return None
 

@@ -91,12 +91,14 @@ CONTRACT_KEYS: Final[tuple[ContractKey, ...]] = (
     _k("coverage", "uncovered_none_action", "str"),
     ContractKey("rules", "required", "required_rules", "strs"),
     _k("rules", "required_actions", "strs"),
+    _k("grader", "entry_points", "strs"),
+    _k("grader", "protected_paths", "strs"),
 )
 
 EMPTY_PATCH_DECISIONS: Final = ("reject", "review", "pass")
 
 SECTIONS: Final[tuple[str, ...]] = ("score", "fixtures", "evidence", "runner", "flake",
-                                    "coverage", "rules")
+                                    "coverage", "rules", "grader")
 #: What a coverage finding (PS701) may do to the decision; also the rule actions
 #: ``rules.required_actions`` may name.
 RULE_ACTIONS: Final = ("reject", "penalty", "info")
@@ -161,6 +163,9 @@ class Contract:
     # [rules]: what a repository's rule selection (or the command line) cannot turn off.
     required_rules: tuple[str, ...] = ()  # codes or prefixes (TOML key: required)
     required_actions: tuple[str, ...] = ()  # e.g. ("reject",): no reject rule deselected
+    # [grader]
+    entry_points: tuple[str, ...] = ()  # more `module:function` entry points (PS802)
+    protected_paths: tuple[str, ...] = ()  # globs of paths the patch must not create (PS807)
     source: str | None = None  # the file it was read from; None for defaults
 
     def __post_init__(self) -> None:

@@ -30,7 +30,8 @@ _PACKAGE_DIR = Path(__file__).resolve().parent.parent
 _RULE_KEYS = {"code", "name", "action", "penalty", "message", "rationale", "valid", "invalid",
               "summary", "gate", "family", "kinds", "tally"}
 _REQUIRED = {"code", "name", "action", "message", "rationale", "gate", "family"}
-_EXAMPLE_KEYS = {"path", "before", "after", "files", "diff", "note", "expect_count", "head_only"}
+_EXAMPLE_KEYS = {"path", "before", "after", "files", "diff", "note", "expect_count", "head_only",
+                 "hidden_tests"}
 #: Files of the rules dir that hold tables, not rule rows.
 DATA_FILES = ("patterns.toml", "gates.toml")
 
@@ -58,7 +59,10 @@ def _example(raw: Any, where: str) -> RuleExample:
     elif "before" in raw or "after" in raw:
         files.append(ExampleFile(str(raw.get("path", "tests/test_example.py")),
                                  raw.get("before"), raw.get("after")))
-    return RuleExample(tuple(files), raw.get("diff"), str(raw.get("note", "")))
+    hidden = raw.get("hidden_tests", [])
+    if not isinstance(hidden, list) or not all(isinstance(h, str) for h in hidden):
+        raise InputError("hidden_tests must be a list of paths", path=where)
+    return RuleExample(tuple(files), raw.get("diff"), str(raw.get("note", "")), tuple(hidden))
 
 
 def _choice(raw: dict[str, Any], key: str, allowed: tuple[str, ...], where: str) -> str:

@@ -40,6 +40,8 @@ class RuleExample:
     files: tuple[ExampleFile, ...] = ()
     diff: str | None = None
     note: str = ""
+    # Paths a hidden test patch adds (as ``--protect-from-diff`` gives them, PS807).
+    hidden_tests: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,50 @@
+"""The grader stage's inputs, read from base (never from the patched tree)."""
+
+from __future__ import annotations
+
+import importlib.metadata
+from collections.abc import Callable, Sequence
+
+from provscore.callgraph.analysis import GraphFacts
+from provscore.change.diff import FileStatus, decode_diff, parse_diff
+from provscore.change.git import Repo
+from provscore.errors import InputError
+from provscore.grader.literals import changed_symbols, console_scripts, literal_owners
+from provscore.grader.stage import GraderInputs
+from provscore.grader.tables import GraderTables
+from provscore.model import PathRole
+
+
+def installed_import_names() -> frozenset[str]:
+    """Top-level import names of the distributions installed where provscore runs."""
+    return frozenset(n for n in importlib.metadata.packages_distributions()
+                     if n.isidentifier())
+
+
+def grader_inputs(repo: Repo, base_sha: str, graph: GraphFacts | None, *,
+                  role_of: Callable[[str], PathRole], tables: GraderTables,
+                  import_names: frozenset[str],
+                  entry_points: Sequence[str] = (), protected: Sequence[str] = (),
+                  hidden_tests: Sequence[str] = ()) -> GraderInputs:
+    configs = repo.read_blobs(base_sha, ["pyproject.toml", "setup.cfg"])
+    scripts = [*console_scripts(configs["pyproject.toml"], configs["setup.cfg"]),
+               *entry_points]
+    touched = graph.touched if graph is not None else ()
+    return GraderInputs(
+        role_of, tables,
+        entry_modules=frozenset(e.split(":", 1)[0].strip() for e in scripts),
+        protected=tuple(protected), hidden_tests=frozenset(hidden_tests),
+        import_names=import_names, changed_symbols=changed_symbols(touched),
+        literal_owners=literal_owners(touched, lambda paths: repo.read_blobs(base_sha, paths)))
+
+
+def hidden_test_paths(data: bytes, origin: str) -> tuple[str, ...]:
+    """The paths a hidden test patch (SWE-bench's ``test_patch``) creates or renames to:
+    the patch under review must not create them first (PS807). Raises InputError when
+    ``data`` is not a unified diff."""
+    changes = parse_diff(decode_diff(data), origin=origin)
+    if not changes.files and data.strip():
+        raise InputError("not a unified diff: no file headers", path=origin)
+    return tuple(sorted({fc.path for fc in changes.files
+                         if fc.status in (FileStatus.ADDED, FileStatus.RENAMED,
+                                          FileStatus.COPIED) and fc.new_path}))
