@@ -20,7 +20,8 @@ LAYERS: dict[str, int] = {
     "model": 0, "errors": 0, "io": 0, "nodeid": 0, "names": 0, "__init__": 0,
     "registry": 1, "change": 2, "evidence": 3, "provenance": 4, "callgraph": 5, "oracle": 6,
     "results": 7, "checks": 8, "scoring": 9, "report": 10,
-    "session": 11, "pipeline": 12, "ledger": 12, "testing": 13, "demo": 13, "cli": 14,
+    "session": 11, "pipeline": 12, "ledger": 12, "testing": 13, "demo": 13, "batch": 13,
+    "cli": 14,
     "__main__": 15,
 }
 MAX_MODULE_LINES = 600
