@@ -135,7 +135,8 @@ def _jsonl_refs(path: Path, index: int) -> tuple[str, list[PredictionRef]]:
             except UnicodeDecodeError:
                 raise InputError(f"{where}: not UTF-8") from None
             iid, model, _ = _prediction(_loads(text, where), where)
-            refs.append(PredictionRef(RowKey("", iid, model), index, start, len(line)))
+            refs.append(PredictionRef(RowKey("", iid, model), index, start, len(line),
+                                      number))
     digest = sha.hexdigest()
     return digest, [replace(r, key=replace(r.key, pred_digest=digest)) for r in refs]
 
@@ -169,11 +170,15 @@ def read_patch(pf: PredictionFile, ref: PredictionRef) -> str | None:
     except OSError as exc:
         raise InputError(f"cannot read prediction file: {exc.strerror or exc}",
                          path=str(pf.path)) from None
-    row = _loads(line.decode("utf-8", "replace"), str(pf.path))
-    iid, model, patch = _prediction(row, str(pf.path))
+    where = f"{pf.path}:{ref.line}"
+    changed = InputError(f"{where}: the file changed while the batch ran (the rows written "
+                         "so far are kept); run the batch again")
+    try:
+        iid, model, patch = _prediction(_loads(line.decode("utf-8"), where), where)
+    except (InputError, UnicodeDecodeError):
+        raise changed from None
     if (iid, model) != (ref.key.instance_id, ref.key.model):
-        raise InputError("the file changed while the batch ran; run it again",
-                         path=str(pf.path))
+        raise changed
     return patch
 
 
@@ -192,29 +197,31 @@ def read_instances(path: Path) -> dict[str, Instance]:
 
 def _json_instances(path: Path) -> Iterator[tuple[str, object]]:
     data = read_input(path, "instances file", regular=True)
-    head = data.lstrip()[:1]
-    if head == b"[" or (head == b"{" and not _first_line_is_object(data)):
-        doc = _loads(data, str(path))
-        items = doc if isinstance(doc, list) else [
-            {"instance_id": k, **v} if isinstance(v, dict) else v for k, v in doc.items()
-        ] if isinstance(doc, dict) else None
-        if items is None:
-            raise InputError("expected a list of instances or an object keyed by instance id",
-                             path=str(path))
-        for i, row in enumerate(items):
-            yield f"row #{i + 1}", row
+    doc = _whole_document(data)
+    if isinstance(doc, list):
+        items: list[object] = doc
+    elif isinstance(doc, dict) and "instance_id" not in doc:  # keyed by instance id
+        items = [{"instance_id": k, **v} if isinstance(v, dict) else v
+                 for k, v in doc.items()]
+    else:  # JSONL (a file of one row is both)
+        for number, line in enumerate(data.split(b"\n"), start=1):
+            if line.strip():
+                yield f"line {number}", _loads(line.decode("utf-8", "replace"),
+                                               f"{path}:{number}")
         return
-    for number, line in enumerate(data.split(b"\n"), start=1):
-        if line.strip():
-            yield f"line {number}", _loads(line.decode("utf-8", "replace"),
-                                           f"{path}:{number}")
+    for i, row in enumerate(items):
+        yield f"row #{i + 1}", row
 
 
-def _first_line_is_object(data: bytes) -> bool:
+def _whole_document(data: bytes) -> object:
+    """The file as one JSON value, or None when it is not one (JSONL, or malformed: the
+    line-by-line read then names the line)."""
+    if data.lstrip()[:1] not in (b"[", b"{"):
+        return None
     try:
-        return isinstance(json.loads(data.lstrip().split(b"\n", 1)[0]), dict)
-    except ValueError:
-        return False
+        return json.loads(data, object_pairs_hook=reject_duplicate_keys)
+    except (ValueError, RecursionError, DuplicateKeyError):
+        return None
 
 
 def _parquet_rows(path: Path) -> Iterator[tuple[str, object]]:

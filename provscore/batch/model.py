@@ -49,6 +49,7 @@ class PredictionRef:
     file_index: int
     offset: int  # JSONL: byte offset of the line; JSON: index of the row
     length: int  # JSONL: byte length of the line; JSON: 0
+    line: int = 0  # JSONL: the line number, for errors
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,20 +10,24 @@ not grow with the number of patches.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import multiprocessing
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import provscore
 from provscore.batch.inputs import PredictionFile, plan_predictions, read_instances, read_patch
 from provscore.batch.model import Chunk, Instance, Outcome, PatchRow, PredictionRef, Status, Task
 from provscore.batch.progress import Progress
 from provscore.batch.reports import ReportSource, load_outcomes
 from provscore.batch.store import ResultsDB
-from provscore.batch.worker import WorkerConfig, score_chunk
+from provscore.batch.worker import WorkerConfig, WorkerState, score_chunk
 from provscore.errors import ProvscoreError, UsageError
 
 #: Chunks in flight per worker: enough to keep it busy, few enough to bound memory.
@@ -76,7 +80,17 @@ def run_batch(req: BatchRequest, progress: Progress | None = None) -> BatchSumma
     files, refs = _plan(req.predictions)
     outcomes = load_outcomes(req.reports, frozenset(r.key.model for r in refs)) \
         if req.reports else {}
-    db = ResultsDB(req.db)
+    client = None
+    if req.scheduler:
+        from provscore.batch.cluster import connect
+
+        client = connect(req.scheduler)
+    try:
+        db = ResultsDB(req.db)
+    except BaseException:
+        if client is not None:
+            client.close()
+        raise
     try:
         if outcomes:
             db.write_outcomes(outcomes)
@@ -98,10 +112,12 @@ def run_batch(req: BatchRequest, progress: Progress | None = None) -> BatchSumma
                     counts[f"reason:{row.reason}"] += 1
             progress.advance(len(rows), sum(r.status is Status.UNSCORED for r in rows))
 
-        _execute(chunks, config, req, store)
+        _execute(chunks, config, req, store, client)
         progress.finish()
     finally:
         db.close()
+        if client is not None:
+            client.close()
     return BatchSummary(len(refs), len(refs) - len(pending), counts[Status.SCORED.value],
                         counts[Status.UNSCORED.value], round(time.monotonic() - started, 3),
                         tuple(sorted((k.removeprefix("reason:"), v) for k, v in counts.items()
@@ -158,14 +174,18 @@ def _chunks(pending: Sequence[PredictionRef], files: Sequence[PredictionFile],
 
 
 def _execute(chunks: Iterator[Chunk], config: WorkerConfig, req: BatchRequest,
-             store: Callable[[Sequence[PatchRow]], None]) -> None:
-    if req.scheduler:
+             store: Callable[[Sequence[PatchRow]], None], client: Any) -> None:
+    if client is not None:
         from provscore.batch.cluster import run_on_dask
 
-        run_on_dask(req.scheduler, chunks, config, store)
-    elif req.jobs == 1:
-        for chunk in chunks:
-            store(score_chunk(chunk, config)[1])
+        run_on_dask(client, chunks, config, store)
+    elif req.jobs == 1:  # in this process, with a session that ends with the batch
+        state = WorkerState(config)
+        try:
+            for chunk in chunks:
+                store(state.score(chunk))
+        finally:
+            state.close()
     else:
         _run_local(chunks, config, req.jobs, store)
 
@@ -175,7 +195,8 @@ def _run_local(chunks: Iterator[Chunk], config: WorkerConfig, jobs: int,
     """``-j N`` processes; each keeps one session for every chunk it is given."""
     # spawn: a worker never inherits the parent's open SQLite connection.
     context = multiprocessing.get_context("spawn")
-    with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    with _own_package_importable(), \
+            cf.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         in_flight: set[cf.Future[tuple[int, tuple[PatchRow, ...]]]] = set()
         try:
             for chunk in chunks:
@@ -187,6 +208,26 @@ def _run_local(chunks: Iterator[Chunk], config: WorkerConfig, jobs: int,
             for f in in_flight:
                 f.cancel()
             raise
+
+
+@contextlib.contextmanager
+def _own_package_importable() -> Iterator[None]:
+    """Let spawned workers import the provscore this process runs.
+
+    A spawned worker starts from this process's ``sys.path``, and ``python -m provscore``
+    takes the current directory off it (``__main__``), even when provscore itself came
+    from there (a checkout run with ``PYTHONPATH=.``): the worker would import another
+    provscore, or none. Its home goes at the *end* of the path, so it supplies provscore
+    and never shadows an installed dependency."""
+    home = str(Path(provscore.__file__).resolve().parent.parent)
+    added = home not in sys.path
+    if added:
+        sys.path.append(home)
+    try:
+        yield
+    finally:
+        if added and home in sys.path:
+            sys.path.remove(home)
 
 
 def _drain(futures: set[cf.Future[tuple[int, tuple[PatchRow, ...]]]],

@@ -76,9 +76,18 @@ class WorkerState:
         self.repo = repo
         return self.session
 
+    def score(self, chunk: Chunk) -> tuple[PatchRow, ...]:
+        return tuple(score_task(task, self.for_repo(task.instance.repo if task.instance
+                                                    else ""), self.config)
+                     for task in chunk.tasks)
 
-# Per thread of a worker process: its session (a Dask worker may run several threads,
-# and a SQLite connection belongs to the thread that opened it).
+    def close(self) -> None:
+        self.session.cache.close()
+
+
+# Per thread of a pool's or Dask's worker process (never the batch's own): its session.
+# A Dask worker may run several threads, and a SQLite connection belongs to the thread
+# that opened it.
 _STATES = threading.local()
 
 
@@ -88,11 +97,7 @@ def score_chunk(chunk: Chunk, config: WorkerConfig) -> tuple[int, tuple[PatchRow
     state = states.get(config)
     if state is None:
         state = states[config] = WorkerState(config)
-    rows = []
-    for task in chunk.tasks:
-        repo = task.instance.repo if task.instance else ""
-        rows.append(score_task(task, state.for_repo(repo), config))
-    return chunk.number, tuple(rows)
+    return chunk.number, state.score(chunk)
 
 
 def score_task(task: Task, session: Session, config: WorkerConfig) -> PatchRow:
