@@ -57,26 +57,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_output_args(sc)
     _add_cache_args(sc)
 
-    gr = sub.add_parser("graph", help="export the call graph of a revision")
-    gr.add_argument("--repo", default=".", help="git repository (default: .)")
-    gr.add_argument("--rev", default="HEAD", help="revision (default: HEAD)")
-    gr.add_argument("--format", default="json", choices=("json", "graphml", "dot"),
-                    help="json (networkx node-link), graphml or dot (default: json)")
-    gr.add_argument("--output", "-o", help="write to this file (atomically)")
-    _add_cache_args(gr)
-
-    cv = sub.add_parser("coverage", help="touched symbols and the tests and properties "
-                        "that reach them")
-    cv.add_argument("--repo", default=".", help="git repository (default: .)")
-    cv.add_argument("--base", required=True, help="the commit the patch applies to")
-    cv_src = cv.add_mutually_exclusive_group(required=True)
-    cv_src.add_argument("--head", help="the commits from --base to this revision")
-    cv_src.add_argument("--diff", help="unified diff file, or - for stdin")
-    cv.add_argument("--oracle", help="oracle dir (property catalog, contract)")
-    cv.add_argument("--format", default="text", choices=("text", "json"),
-                    help="text (default) or json")
-    cv.add_argument("--output", "-o", help="write to this file (atomically)")
-    _add_cache_args(cv)
+    _add_graph_parsers(sub)
 
     ct = sub.add_parser("catalog", help="validate the property catalog")
     ct_sub = ct.add_subparsers(dest="catalog_cmd", required=True, parser_class=_Parser)
@@ -111,6 +92,30 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_output_args(demo)
     _add_batch_parsers(sub)
     return parser
+
+
+def _add_graph_parsers(sub: Any) -> None:
+    """``graph`` and ``coverage``: the call graph and what reaches touched code."""
+    gr = sub.add_parser("graph", help="export the call graph of a revision")
+    gr.add_argument("--repo", default=".", help="git repository (default: .)")
+    gr.add_argument("--rev", default="HEAD", help="revision (default: HEAD)")
+    gr.add_argument("--format", default="json", choices=("json", "graphml", "dot"),
+                    help="json (networkx node-link), graphml or dot (default: json)")
+    gr.add_argument("--output", "-o", help="write to this file (atomically)")
+    _add_cache_args(gr)
+
+    cv = sub.add_parser("coverage", help="touched symbols and the tests and properties "
+                        "that reach them")
+    cv.add_argument("--repo", default=".", help="git repository (default: .)")
+    cv.add_argument("--base", required=True, help="the commit the patch applies to")
+    cv_src = cv.add_mutually_exclusive_group(required=True)
+    cv_src.add_argument("--head", help="the commits from --base to this revision")
+    cv_src.add_argument("--diff", help="unified diff file, or - for stdin")
+    cv.add_argument("--oracle", help="oracle dir (property catalog, contract)")
+    cv.add_argument("--format", default="text", choices=("text", "json"),
+                    help="text (default) or json")
+    cv.add_argument("--output", "-o", help="write to this file (atomically)")
+    _add_cache_args(cv)
 
 
 def _add_batch_parsers(sub: Any) -> None:

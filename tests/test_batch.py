@@ -357,7 +357,7 @@ def test_sigkill_mid_run_then_resume_loses_and_duplicates_nothing(
     killed_at = table(db, "SELECT count(*) FROM patches")[0][0]
     assert 3 <= killed_at < 30
     assert table(db, "PRAGMA integrity_check") == [("ok",)]
-    resumed = run_process(*args, "--db", str(db), "-j", "2")
+    resumed = run(*args, "--db", str(db))
     assert resumed.returncode == 0, resumed.stderr
     assert resumed.stderr.startswith(f"provscore: 30 prediction(s): {killed_at} already in ")
     assert table(db, "SELECT count(*), count(DISTINCT instance_id) FROM patches") == [(30, 30)]
