@@ -248,8 +248,10 @@ def _diff_of(work: Path, commit: str, files: dict[str, str]) -> str:
     return out.decode("utf-8", "surrogateescape")
 
 
-def build_corpus(corpus: Path, per_commit: int = 4) -> dict[str, int]:
-    """Mirrors, instances.jsonl and one prediction file per agent; returns patch counts."""
+def build_corpus(corpus: Path, per_commit: int = 10) -> dict[str, int]:
+    """Mirrors, instances.jsonl and one prediction file per agent; returns patch counts.
+    ``per_commit`` test files are edited per release: with the releases pip fetches here,
+    10 gives over 2,000 patches."""
     log: list[str] = []
     instances: list[dict[str, str]] = []
     preds: dict[str, list[dict[str, str]]] = {}

@@ -12,8 +12,8 @@ results database:
   batch process and of its largest worker), which stays flat when nothing is loaded whole.
 
     python benchmarks/bench_batch.py                  # build the corpus if absent, run all
-    python benchmarks/bench_batch.py --limit 500      # the first 500 patches only
-    python benchmarks/bench_batch.py --only j2-warm   # one configuration
+    python benchmarks/bench_batch.py --limit 2000     # the first 2,000 patches only
+    python benchmarks/bench_batch.py --only j2-cold,j2-warm --memory ""   # some runs
 
 Patches per second are wall-clock over the whole command (planning, scoring, writing);
 the per-patch median comes from the rows' ``seconds`` column. Results are printed as a
@@ -98,48 +98,53 @@ def run_batch(root: Path, preds: list[Path], db: Path, cache: Path, jobs: int
             else 0.0, "rss_mb": int(proc.stdout.split()[-1]) / 1024}
 
 
+CONFIGS = ("j1-cold", "j1-warm", "j2-cold", "j2-warm")
+
+
+def row(name: str, r: dict[str, float]) -> str:
+    return (f"| {name} | {r['patches']:.0f} | {r['scored']:.0f} | {r['wall']:.1f} | "
+            f"{r['rate']:.2f} | {r['median_ms']:.0f} | {r['p95_ms']:.0f} | "
+            f"{r['rss_mb']:.0f} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--limit", type=int, help="score only the first N predictions")
-    ap.add_argument("--only", help="one configuration: j1-cold, j1-warm, j2-cold, j2-warm, "
-                                   "memory")
+    ap.add_argument("--only", help="comma-separated configurations, run in that order: "
+                                   f"{', '.join(CONFIGS)} (a warm run after its cold one)")
+    ap.add_argument("--memory", default="0.25,0.5,1.0",
+                    help="shares of the patches scored -j 1 warm for the memory rows "
+                         "(default 0.25,0.5,1.0; empty: none)")
     args = ap.parse_args()
     root = corpus()
     work = Path(tempfile.mkdtemp(prefix="bench-batch-"))
     try:
         preds = subset(root, args.limit, work / "preds")
         total = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in preds)
-        print(f"{total} predictions in {len(preds)} files; provscore at "
-              f"{subprocess.run(['git', '-C', str(PROJECT), 'rev-parse', '--short', 'HEAD'], capture_output=True, text=True, check=False).stdout.strip()}; "  # noqa: E501
-              f"{os.cpu_count()} CPUs (shared: other work may run at the same time)",
-              file=sys.stderr)
+        head = subprocess.run(["git", "-C", str(PROJECT), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, check=False).stdout.strip()
+        print(f"{total} predictions in {len(preds)} files; provscore at {head}; "
+              f"{os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f} at start "
+              "(shared: other work may run at the same time)", file=sys.stderr)
         lines = ["| run | patches | scored | wall s | patches/s | median ms (1-5 files) | "
                  "p95 ms | peak RSS MB |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: "
                  "| ---: |"]
-        for jobs in (1, 2):
+        for name in (args.only.split(",") if args.only else CONFIGS):
+            jobs, phase = int(name[1]), name.split("-")[1]
             cache = work / f"cache-j{jobs}"
-            for phase in ("cold", "warm"):
-                name = f"j{jobs}-{phase}"
-                if args.only and args.only != name:
-                    if phase == "cold" and args.only == f"j{jobs}-warm":
-                        run_batch(root, preds, work / f"{name}.sqlite", cache, jobs)
-                    continue
-                r = run_batch(root, preds, work / f"{name}.sqlite", cache, jobs)
-                lines.append(f"| -j {jobs} {phase} | {r['patches']} | {r['scored']} | "
-                             f"{r['wall']:.1f} | {r['rate']:.2f} | {r['median_ms']:.0f} | "
-                             f"{r['p95_ms']:.0f} | {r['rss_mb']:.0f} |")
-                print(lines[-1], file=sys.stderr)
-        if not args.only or args.only == "memory":
-            cache = work / "cache-mem"
-            run_batch(root, preds, work / "mem-fill.sqlite", cache, 1)
-            for share in (0.25, 0.5, 1.0):
-                cut = subset(root, int(total * share), work / f"preds-{share}")
-                r = run_batch(root, cut, work / f"mem-{share}.sqlite", cache, 1)
-                lines.append(f"| memory: -j 1 warm, {share:.0%} | {r['patches']} | "
-                             f"{r['scored']} | {r['wall']:.1f} | {r['rate']:.2f} | "
-                             f"{r['median_ms']:.0f} | {r['p95_ms']:.0f} | "
-                             f"{r['rss_mb']:.0f} |")
-                print(lines[-1], file=sys.stderr)
+            if phase == "warm" and not cache.exists():
+                run_batch(root, preds, work / f"fill-{name}.sqlite", cache, jobs)
+            lines.append(row(f"-j {jobs} {phase}", run_batch(
+                root, preds, work / f"{name}.sqlite", cache, jobs)))
+            print(lines[-1], file=sys.stderr, flush=True)
+        for share in filter(None, args.memory.split(",")):
+            cache = work / "cache-j1"
+            if not cache.exists():
+                run_batch(root, preds, work / "mem-fill.sqlite", cache, 1)
+            cut = subset(root, int(total * float(share)), work / f"preds-{share}")
+            lines.append(row(f"memory: -j 1 warm, {float(share):.0%}", run_batch(
+                root, cut, work / f"mem-{share}.sqlite", cache, 1)))
+            print(lines[-1], file=sys.stderr, flush=True)
         print("\n".join(lines))
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -10,9 +10,8 @@ not grow with the number of patches.
 from __future__ import annotations
 
 import concurrent.futures as cf
-import contextlib
 import multiprocessing
-import sys
+import runpy
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -21,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import provscore
 from provscore.batch.inputs import PredictionFile, plan_predictions, read_instances, read_patch
 from provscore.batch.model import Chunk, Instance, Outcome, PatchRow, PredictionRef, Status, Task
 from provscore.batch.progress import Progress
@@ -195,8 +193,10 @@ def _run_local(chunks: Iterator[Chunk], config: WorkerConfig, jobs: int,
     """``-j N`` processes; each keeps one session for every chunk it is given."""
     # spawn: a worker never inherits the parent's open SQLite connection.
     context = multiprocessing.get_context("spawn")
-    with _own_package_importable(), \
-            cf.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    # Each worker first binds ``provscore`` to this process's package (spawn_home.py).
+    home = str(Path(__file__).with_name("spawn_home.py"))
+    with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
+                                initializer=runpy.run_path, initargs=(home,)) as pool:
         in_flight: set[cf.Future[tuple[int, tuple[PatchRow, ...]]]] = set()
         try:
             for chunk in chunks:
@@ -208,26 +208,6 @@ def _run_local(chunks: Iterator[Chunk], config: WorkerConfig, jobs: int,
             for f in in_flight:
                 f.cancel()
             raise
-
-
-@contextlib.contextmanager
-def _own_package_importable() -> Iterator[None]:
-    """Let spawned workers import the provscore this process runs.
-
-    A spawned worker starts from this process's ``sys.path``, and ``python -m provscore``
-    takes the current directory off it (``__main__``), even when provscore itself came
-    from there (a checkout run with ``PYTHONPATH=.``): the worker would import another
-    provscore, or none. Its home goes at the *end* of the path, so it supplies provscore
-    and never shadows an installed dependency."""
-    home = str(Path(provscore.__file__).resolve().parent.parent)
-    added = home not in sys.path
-    if added:
-        sys.path.append(home)
-    try:
-        yield
-    finally:
-        if added and home in sys.path:
-            sys.path.remove(home)
 
 
 def _drain(futures: set[cf.Future[tuple[int, tuple[PatchRow, ...]]]],
