@@ -14,6 +14,8 @@ results database:
     python benchmarks/bench_batch.py                  # build the corpus if absent, run all
     python benchmarks/bench_batch.py --limit 2000     # the first 2,000 patches only
     python benchmarks/bench_batch.py --only j2-cold,j2-warm --memory ""   # some runs
+    python benchmarks/bench_batch.py --rows-of cold.sqlite --cache CACHE_DIR \
+        --only j2-warm,j1-warm --memory ""       # warm on what an interrupted run scored
 
 Patches per second are wall-clock over the whole command (planning, scoring, writing);
 the per-patch median comes from the rows' ``seconds`` column. Results are printed as a
@@ -75,6 +77,21 @@ def subset(root: Path, limit: int | None, out: Path) -> list[Path]:
     return cut
 
 
+def only_rows_of(db: Path, preds: list[Path], out: Path) -> list[Path]:
+    con = sqlite3.connect(db)
+    done = {r[0] for r in con.execute("SELECT instance_id FROM patches")}
+    con.close()
+    out.mkdir(parents=True, exist_ok=True)
+    kept = []
+    for f in preds:
+        lines = [line for line in f.read_text(encoding="utf-8").splitlines()
+                 if json.loads(line)["instance_id"] in done]
+        if lines:
+            (out / f.name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+            kept.append(out / f.name)
+    return kept
+
+
 def run_batch(root: Path, preds: list[Path], db: Path, cache: Path, jobs: int
               ) -> dict[str, float]:
     cmd = [sys.executable, "-c", _MEASURE, sys.executable, "-m", "provscore", "batch",
@@ -115,11 +132,20 @@ def main() -> None:
     ap.add_argument("--memory", default="0.25,0.5,1.0",
                     help="shares of the patches scored -j 1 warm for the memory rows "
                          "(default 0.25,0.5,1.0; empty: none)")
+    ap.add_argument("--rows-of", metavar="DB", help="score only the predictions this "
+                    "results database has rows for (e.g. an interrupted cold run's)")
+    ap.add_argument("--cache", metavar="DIR", help="a filled summary cache: every run is "
+                    "warm on it (with --rows-of: the cache that run filled)")
     args = ap.parse_args()
     root = corpus()
     work = Path(tempfile.mkdtemp(prefix="bench-batch-"))
     try:
         preds = subset(root, args.limit, work / "preds")
+        if args.rows_of:
+            preds = only_rows_of(Path(args.rows_of), preds, work / "preds-of-db")
+        if args.cache:
+            for jobs in (1, 2):
+                shutil.copytree(args.cache, work / f"cache-j{jobs}")
         total = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in preds)
         head = subprocess.run(["git", "-C", str(PROJECT), "rev-parse", "--short", "HEAD"],
                               capture_output=True, text=True, check=False).stdout.strip()
