@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from provscore import __version__
+from provscore.cli_batch import COMMANDS as BATCH_COMMANDS
+from provscore.cli_batch import add_batch_parsers
 from provscore.cli_scoring import (
     Scoring,
     add_output_args,
@@ -98,6 +100,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="score a tampering patch on a bundled example repo")
     add_output_args(demo)
+    add_batch_parsers(sub, _add_cache_args)
     return parser
 
 
@@ -431,7 +434,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return ExitCode.PASS  # the demo succeeded when it produced its report
 
 
-COMMANDS = {"score": _cmd_score, "run": _cmd_run, "verify": _cmd_verify,
+COMMANDS = {**BATCH_COMMANDS, "score": _cmd_score, "run": _cmd_run, "verify": _cmd_verify,
             "explain": _cmd_explain, "demo": _cmd_demo, "lock": _cmd_lock,
             "ledger": _cmd_ledger, "graph": _cmd_graph, "coverage": _cmd_coverage,
             "catalog": _cmd_catalog}

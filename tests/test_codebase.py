@@ -22,7 +22,8 @@ LAYERS: dict[str, int] = {
     "registry": 1, "change": 2, "evidence": 3, "provenance": 4, "callgraph": 5, "grader": 6,
     "oracle": 7, "results": 8, "runner": 9, "checks": 10, "scoring": 11, "report": 12,
     "session": 13, "config": 13, "pipeline": 14, "ledger": 14, "verify": 14, "testing": 15,
-    "demo": 15, "github_publish": 15, "cli_scoring": 16, "cli": 16, "__main__": 17,
+    "demo": 15, "github_publish": 15, "batch": 15, "cli_scoring": 16, "cli_batch": 16,
+    "cli": 17, "__main__": 18,
 }
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 80

@@ -30,7 +30,7 @@ def test_every_cli_flag_is_documented() -> None:
 
     page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     for cmd in (["score"], ["run"], ["verify"], ["explain"], ["demo"], ["lock", "fixtures"],
-                ["ledger", "check"], ["ledger", "record"]):
+                ["ledger", "check"], ["ledger", "record"], ["batch"], ["compare"], ["export"]):
         out = subprocess.run([sys.executable, "-m", "provscore", *cmd, "--help"],
                              capture_output=True, text=True, check=True).stdout
         # Option definitions only: "  --flag", "  -o FILE, --output FILE".

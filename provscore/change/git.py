@@ -81,8 +81,19 @@ class Repo:
         if not path.is_dir():
             raise GitError("repository directory does not exist", path=str(root))
         self.root = path
-        out = self._run(["rev-parse", "--path-format=absolute", "--show-toplevel",
-                         "--git-path", "objects"], what="not a git repository").splitlines()
+        proc = self.run_git(["rev-parse", "--path-format=absolute", "--show-toplevel",
+                             "--git-path", "objects"])
+        self.bare = False
+        if proc.returncode != 0:
+            # A bare repository (a mirror, as `provscore batch --repos` reads) has no work
+            # tree: its top is the git dir. Only objects are ever read, so nothing differs.
+            self.bare = self._run(["rev-parse", "--is-bare-repository"],
+                                  what="not a git repository").strip() == "true"
+            if not self.bare:
+                self.run_bytes(["rev-parse", "--show-toplevel"], what="not a git repository")
+            proc = self.run_git(["rev-parse", "--path-format=absolute", "--git-dir",
+                                 "--git-path", "objects"])
+        out = proc.stdout.decode("utf-8", "surrogateescape").splitlines()
         self.top = Path(out[0].strip())
         self.objects = out[1].strip() if len(out) > 1 else ""
         self._trees: dict[str, dict[str, TreeEntry]] = {}

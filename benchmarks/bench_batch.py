@@ -1,0 +1,180 @@
+"""Throughput and memory of ``provscore batch`` (issue 14).
+
+The corpus (batch_corpus.py): five real projects, one commit per release, bare mirrors,
+and SWE-bench-shaped predictions of one "agent" per kind of patch (real release diffs cut
+into 1-5 files, rule-made tampering and honest look-alikes on real test files). Each run
+is a fresh ``python -m provscore batch`` process over every prediction file into a new
+results database:
+
+* ``-j 1`` and ``-j 2``, each **cold** (an empty call-graph summary cache) then **warm**
+  (the same cache, now filled, and a new database, so every patch is scored again);
+* memory: ``-j 1`` warm on the first 25 %, 50 % and all of the patches (peak RSS of the
+  batch process and of its largest worker), which stays flat when nothing is loaded whole.
+
+    python benchmarks/bench_batch.py                  # build the corpus if absent, run all
+    python benchmarks/bench_batch.py --limit 2000     # the first 2,000 patches only
+    python benchmarks/bench_batch.py --only j2-cold,j2-warm --memory ""   # some runs
+    python benchmarks/bench_batch.py --rows-of cold.sqlite --cache CACHE_DIR \
+        --only j2-warm,j1-warm --memory ""       # warm on what an interrupted run scored
+
+Patches per second are wall-clock over the whole command (planning, scoring, writing);
+the per-patch median comes from the rows' ``seconds`` column. Results are printed as a
+Markdown table to paste into benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parents[1]
+CORPUS = PROJECT / "benchmarks" / ".corpus" / "batch"
+# Runs the command and prints the peak RSS (KiB) of the largest process it waited for.
+_MEASURE = ("import resource, subprocess, sys\n"
+            "rc = subprocess.run(sys.argv[1:]).returncode\n"
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+            "sys.exit(rc)\n")
+
+
+def corpus() -> Path:
+    if not (CORPUS / "instances.jsonl").is_file():
+        sys.path.insert(0, str(PROJECT / "benchmarks"))
+        from batch_corpus import build_corpus
+
+        CORPUS.mkdir(parents=True, exist_ok=True)
+        print(json.dumps(build_corpus(CORPUS)), file=sys.stderr)
+    return CORPUS
+
+
+def subset(root: Path, limit: int | None, out: Path) -> list[Path]:
+    """The prediction files cut to their first ``limit`` rows in all (round robin)."""
+    files = sorted((root / "preds").glob("*.jsonl"))
+    if limit is None:
+        return files
+    rows = {f: f.read_text(encoding="utf-8").splitlines() for f in files}
+    take = {f: 0 for f in files}
+    left = limit
+    while left > 0 and any(take[f] < len(rows[f]) for f in files):
+        for f in files:
+            if left and take[f] < len(rows[f]):
+                take[f] += 1
+                left -= 1
+    out.mkdir(parents=True, exist_ok=True)
+    cut = []
+    for f in files:
+        if take[f]:
+            (out / f.name).write_text("\n".join(rows[f][:take[f]]) + "\n", encoding="utf-8")
+            cut.append(out / f.name)
+    return cut
+
+
+def only_rows_of(db: Path, preds: list[Path], out: Path) -> list[Path]:
+    con = sqlite3.connect(db)
+    done = {r[0] for r in con.execute("SELECT instance_id FROM patches")}
+    con.close()
+    out.mkdir(parents=True, exist_ok=True)
+    kept = []
+    for f in preds:
+        lines = [line for line in f.read_text(encoding="utf-8").splitlines()
+                 if json.loads(line)["instance_id"] in done]
+        if lines:
+            (out / f.name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+            kept.append(out / f.name)
+    return kept
+
+
+def run_batch(root: Path, preds: list[Path], db: Path, cache: Path, jobs: int
+              ) -> dict[str, float]:
+    cmd = [sys.executable, "-c", _MEASURE, sys.executable, "-m", "provscore", "batch",
+           *map(str, preds), "--instances", str(root / "instances.jsonl"), "--repos",
+           str(root / "mirrors"), "--db", str(db), "--cache-dir", str(cache), "-j",
+           str(jobs), "--progress", "none"]
+    env = {**os.environ, "PYTHONPATH": str(PROJECT)}
+    started = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    wall = time.perf_counter() - started
+    if proc.returncode != 0:
+        raise SystemExit(f"batch failed ({proc.returncode}): {proc.stderr.strip()}")
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT status, files, seconds FROM patches").fetchall()
+    con.close()
+    typical = [s for st, f, s in rows if st == "scored" and 1 <= f <= 5]
+    return {"patches": len(rows), "scored": sum(st == "scored" for st, _, _ in rows),
+            "typical": len(typical), "wall": wall, "rate": len(rows) / wall,
+            "median_ms": 1000 * statistics.median(typical) if typical else 0.0,
+            "p95_ms": 1000 * sorted(typical)[int(0.95 * (len(typical) - 1))] if typical
+            else 0.0, "rss_mb": int(proc.stdout.split()[-1]) / 1024}
+
+
+CONFIGS = ("j1-cold", "j1-warm", "j2-cold", "j2-warm")
+
+
+def row(name: str, r: dict[str, float]) -> str:
+    return (f"| {name} | {r['patches']:.0f} | {r['scored']:.0f} | {r['wall']:.1f} | "
+            f"{r['rate']:.2f} | {r['median_ms']:.0f} | {r['p95_ms']:.0f} | "
+            f"{r['rss_mb']:.0f} |")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--limit", type=int, help="score only the first N predictions")
+    ap.add_argument("--only", help="comma-separated configurations, run in that order: "
+                                   f"{', '.join(CONFIGS)} (a warm run after its cold one)")
+    ap.add_argument("--memory", default="0.25,0.5,1.0",
+                    help="shares of the patches scored -j 1 warm for the memory rows "
+                         "(default 0.25,0.5,1.0; empty: none)")
+    ap.add_argument("--rows-of", metavar="DB", help="score only the predictions this "
+                    "results database has rows for (e.g. an interrupted cold run's)")
+    ap.add_argument("--cache", metavar="DIR", help="a filled summary cache: every run is "
+                    "warm on it (with --rows-of: the cache that run filled)")
+    args = ap.parse_args()
+    root = corpus()
+    work = Path(tempfile.mkdtemp(prefix="bench-batch-"))
+    try:
+        preds = subset(root, args.limit, work / "preds")
+        if args.rows_of:
+            preds = only_rows_of(Path(args.rows_of), preds, work / "preds-of-db")
+        if args.cache:
+            for jobs in (1, 2):
+                shutil.copytree(args.cache, work / f"cache-j{jobs}")
+        total = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in preds)
+        head = subprocess.run(["git", "-C", str(PROJECT), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, check=False).stdout.strip()
+        print(f"{total} predictions in {len(preds)} files; provscore at {head}; "
+              f"{os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f} at start "
+              "(shared: other work may run at the same time)", file=sys.stderr)
+        lines = ["| run | patches | scored | wall s | patches/s | median ms (1-5 files) | "
+                 "p95 ms | peak RSS MB |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: "
+                 "| ---: |"]
+        for name in (args.only.split(",") if args.only else CONFIGS):
+            jobs, phase = int(name[1]), name.split("-")[1]
+            cache = work / f"cache-j{jobs}"
+            if phase == "warm" and not cache.exists():
+                run_batch(root, preds, work / f"fill-{name}.sqlite", cache, jobs)
+            lines.append(row(f"-j {jobs} {phase}", run_batch(
+                root, preds, work / f"{name}.sqlite", cache, jobs)))
+            print(lines[-1], file=sys.stderr, flush=True)
+        for share in filter(None, args.memory.split(",")):
+            cache = work / "cache-j1"
+            if not cache.exists():
+                run_batch(root, preds, work / "mem-fill.sqlite", cache, 1)
+            cut = subset(root, int(total * float(share)), work / f"preds-{share}")
+            lines.append(row(f"memory: -j 1 warm, {float(share):.0%}", run_batch(
+                root, cut, work / f"mem-{share}.sqlite", cache, 1)))
+            print(lines[-1], file=sys.stderr, flush=True)
+        print("\n".join(lines))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
