@@ -30,6 +30,7 @@ import ast
 import difflib
 import re
 import tokenize
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -121,17 +122,20 @@ def _rebound(a: Sequence[_Statement], b: Sequence[_Statement],
 
 
 def _seeds(side: Sequence[_Statement], changed: Iterable[int], touched: set[str]) -> set[int]:
-    """Changed statements, what runs unnamed, and (transitively) every definition that
-    binds or refers to a name a changed or kept-as-affected definition binds."""
-    keep = set(changed) | {i for i, s in enumerate(side) if not s.prunable or s.implicit}
+    """Changed statements, module-level statements, what runs unnamed, and (transitively)
+    every statement that binds or refers to a name the change rebinds or an affected
+    statement binds: `slow = skipif(SKIP)` is affected by a changed `SKIP`, and so is every
+    test decorated `@slow`."""
+    affected = set(changed)
     names = set(touched)
     while True:
-        grown = {i for i, s in enumerate(side) if i not in keep and s.prunable
+        grown = {i for i, s in enumerate(side) if i not in affected
                  and (s.binds & names or s.refs & names)}
         if not grown:
-            return keep
-        keep |= grown
+            break
+        affected |= grown
         names |= set().union(*(side[i].binds for i in grown))
+    return affected | {i for i, s in enumerate(side) if not s.prunable or s.implicit}
 
 
 def _forward(side: Sequence[_Statement], keep: set[int]) -> set[int]:
@@ -164,11 +168,20 @@ def _statements(tree: ast.Module, lines: Sequence[bytes]) -> list[_Statement] | 
     except (SyntaxError, LookupError, StopIteration):
         return None
     out: list[_Statement] = []
+    previous_end = 0
     for node in tree.body:
         first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
         last = node.end_lineno
-        if last is None or not 1 <= first <= last <= len(lines):
+        if last is None or not previous_end < first <= last <= len(lines):
             return None
+        # ast places a decorator at its expression: the `@` of `@(\n mark)` or `@\`
+        # is on a line above. Any code line between the previous statement and this one
+        # belongs to this one.
+        for k in range(first - 1, previous_end, -1):
+            stripped = lines[k - 1].strip()
+            if stripped and not stripped.startswith(b"#"):
+                first = k
+        previous_end = last
         text = b"".join(lines[first - 1:last])
         try:
             words = _identifiers(text.decode(encoding))
@@ -223,7 +236,34 @@ def _context_binds(node: ast.stmt, words: set[str]) -> tuple[set[str], bool]:
         return {n.id for n in names if isinstance(n, ast.Name)}, judgeable
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
         return set(), True  # a docstring
-    return words, False
+    bound = _compound_binds(node)
+    return (words if bound is None else bound), False
+
+
+def _compound_binds(node: ast.stmt) -> set[str] | None:
+    """What an ``if``/``try``/``for``/``with`` around definitions binds (its definitions,
+    imports and assignments to names), or None when it also runs code whose effect names
+    cannot bound (a call, an assignment to an attribute): then every word counts."""
+    if not isinstance(node, ast.If | ast.Try | ast.TryStar | ast.For | ast.While | ast.With):
+        return None
+    out: set[str] = set()
+    todo: list[ast.AST] = [node]
+    while todo:
+        sub = todo.pop()
+        if isinstance(sub, _DEFS):
+            out.add(sub.name)
+            continue  # its body runs when called, and is judged as its own words
+        if isinstance(sub, ast.Import | ast.ImportFrom):
+            out |= {(a.asname or a.name).split(".")[0] for a in sub.names}
+            continue
+        if (isinstance(sub, ast.Expr) and not isinstance(sub.value, ast.Constant)) or \
+                (isinstance(sub, ast.Attribute | ast.Subscript) and \
+                isinstance(sub.ctx, ast.Store | ast.Del)):
+            return None
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store | ast.Del):
+            out.add(sub.id)
+        todo += ast.iter_child_nodes(sub)
+    return out
 
 
 def _identifiers(text: str) -> set[str]:
@@ -232,6 +272,8 @@ def _identifiers(text: str) -> set[str]:
     keywords, and names in strings such as ``usefixtures("db")``, ``parametrize("a,b")``
     or ``getattr(self, "check")``). A word too many keeps a definition too many, never
     one too few; and a regular expression reads a file many times faster than a walk."""
+    if not text.isascii():  # Python compares identifiers after NFKC normalisation
+        text = unicodedata.normalize("NFKC", text)
     return set(_WORD.findall(text))
 
 
