@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from provscore.cli_scoring import write_output
+from provscore.cli_scoring import cache_path, write_output
 from provscore.errors import ExitCode
 
 
@@ -72,10 +72,8 @@ def add_batch_parsers(sub: Any, add_cache_args: Any) -> None:
 def cmd_batch(args: argparse.Namespace) -> int:
     from provscore.batch import BatchRequest, ReportSource, run_batch
     from provscore.batch.progress import Progress
-    from provscore.callgraph.cache import default_cache_path
 
-    cache = None if args.no_cache else (
-        Path(args.cache_dir) / "callgraph.sqlite" if args.cache_dir else default_cache_path())
+    cache = cache_path(args)
     req = BatchRequest(tuple(Path(p) for p in args.predictions), Path(args.instances),
                        Path(args.repos), Path(args.db),
                        tuple(ReportSource.parse(r) for r in args.reports), args.jobs,

@@ -75,14 +75,23 @@ def add_selection_args(p: argparse.ArgumentParser) -> None:
 
 def _codes(text: str) -> list[str]:
     return [c.strip() for c in text.split(",") if c.strip()]
-def load_session(args: argparse.Namespace) -> object:
-    from provscore.callgraph.cache import SummaryCache, default_cache_path
-    from provscore.session import Session
+
+
+def cache_path(args: argparse.Namespace) -> Path | None:
+    """The call-graph summary cache ``--cache-dir`` / ``--no-cache`` name (None: memory)."""
+    from provscore.callgraph.cache import default_cache_path
 
     if args.no_cache:
-        return Session.load()
-    path = Path(args.cache_dir) / "callgraph.sqlite" if args.cache_dir else default_cache_path()
-    return Session.load(cache=SummaryCache(path))
+        return None
+    return Path(args.cache_dir) / "callgraph.sqlite" if args.cache_dir else default_cache_path()
+
+
+def load_session(args: argparse.Namespace) -> object:
+    from provscore.callgraph.cache import SummaryCache
+    from provscore.session import Session
+
+    path = cache_path(args)
+    return Session.load() if path is None else Session.load(cache=SummaryCache(path))
 
 
 def write_output(text: str, output: str | None) -> None:
