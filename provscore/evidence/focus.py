@@ -184,16 +184,17 @@ def _statements(tree: ast.Module, lines: Sequence[bytes]) -> list[_Statement] | 
         previous_end = last
         text = b"".join(lines[first - 1:last])
         try:
-            words = _identifiers(text.decode(encoding))
+            decoded = text.decode(encoding)
         except (UnicodeDecodeError, LookupError):
             return None
+        words = _identifiers(decoded)
         if isinstance(node, _DEFS):
             out.append(_Statement(first, last, text, True, frozenset({node.name}),
-                                  ((node.name, text.decode(encoding)),),
+                                  ((node.name, decoded),),
                                   frozenset(words - {node.name}), _runs_unnamed(node), True))
         else:
             binds, judgeable = _context_binds(node, words)
-            keys = _import_keys(node) or tuple((n, text.decode(encoding)) for n in binds)
+            keys = _import_keys(node) or tuple((n, decoded) for n in binds)
             out.append(_Statement(first, last, text, False, frozenset(binds), keys,
                                   frozenset(words),
                                   any(_IMPLICIT.fullmatch(n) for n in binds), judgeable))
@@ -203,12 +204,15 @@ def _statements(tree: ast.Module, lines: Sequence[bytes]) -> list[_Statement] | 
 def _import_keys(node: ast.stmt) -> tuple[tuple[str, str], ...]:
     if isinstance(node, ast.ImportFrom):
         origin = "." * node.level + (node.module or "")
-        return tuple(((a.asname or a.name), f"from {origin} import {a.name}")
-                     for a in node.names)
+        return tuple((_bound_by(a), f"from {origin} import {a.name}") for a in node.names)
     if isinstance(node, ast.Import):
-        return tuple(((a.asname or a.name).split(".")[0], f"import {a.name} as {a.asname}")
-                     for a in node.names)
+        return tuple((_bound_by(a), f"import {a.name} as {a.asname}") for a in node.names)
     return ()
+
+
+def _bound_by(alias: ast.alias) -> str:
+    """The module-level name an import alias binds (``import a.b`` binds ``a``)."""
+    return (alias.asname or alias.name).split(".")[0]
 
 
 def _runs_unnamed(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
@@ -226,8 +230,7 @@ def _context_binds(node: ast.stmt, words: set[str]) -> tuple[set[str], bool]:
     names can follow: an import or an assignment to names; anything else (a call run at
     import, an ``if`` around definitions) may touch every test."""
     if isinstance(node, ast.Import | ast.ImportFrom):
-        return {(a.asname or a.name).split(".")[0] for a in node.names}, \
-            not any(a.name == "*" for a in node.names)
+        return {_bound_by(a) for a in node.names}, not any(a.name == "*" for a in node.names)
     if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         names = [n for t in targets for n in ast.walk(t)]
@@ -254,7 +257,7 @@ def _compound_binds(node: ast.stmt) -> set[str] | None:
             out.add(sub.name)
             continue  # its body runs when called, and is judged as its own words
         if isinstance(sub, ast.Import | ast.ImportFrom):
-            out |= {(a.asname or a.name).split(".")[0] for a in sub.names}
+            out |= {_bound_by(a) for a in sub.names}
             continue
         if (isinstance(sub, ast.Expr) and not isinstance(sub.value, ast.Constant)) or \
                 (isinstance(sub, ast.Attribute | ast.Subscript) and \
