@@ -152,22 +152,25 @@ def test_interrupted_verify_removes_its_worktrees(repo: GitRepo, tmp_path: Path,
     marker = f"provscore-hang-{os.getpid()}-{sig.name}"
     patch, oracle = setup(repo, tmp_path, CALC.replace(
         "return a + b", f"import time\n    time.sleep(300)  # {marker}\n    return a + b"))
-    tmp = Path(os.environ.get("TMPDIR", "/tmp"))
-    before = {p.name for p in tmp.glob("provscore-r-*")}
+    # A temporary directory of its own: other provscore runs on the machine (a second CI
+    # job) create run directories in the shared one meanwhile.
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
     proc = subprocess.Popen([sys.executable, "-m", "provscore", "verify", "--repo",
                              str(repo.root), "--base", "HEAD", "--diff", str(patch),
                              "--oracle", str(oracle)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=ENV)
+                            stderr=subprocess.PIPE, text=True, env={**ENV, "TMPDIR": str(tmp)})
     deadline = time.monotonic() + 120
     while worktrees(repo) < 3 and time.monotonic() < deadline:  # both trees are up
         time.sleep(0.1)
     time.sleep(1.0)  # and pytest is running inside them
+    assert list(tmp.glob("provscore-r-*")), "the run's directory is in its TMPDIR"
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert err.strip().endswith("provscore: interrupted")
     assert worktrees(repo) == 1
-    assert {p.name for p in tmp.glob("provscore-r-*")} - before == set()
+    assert [p.name for p in tmp.glob("provscore-r-*")] == []
     assert not any(marker in p.read_bytes().decode("utf-8", "replace")
                    for p in Path("/proc").glob("[0-9]*/cmdline") if _readable(p))
     assert not (oracle / "run_log.jsonl").exists()  # an interrupted run records nothing
