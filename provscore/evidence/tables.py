@@ -1,14 +1,17 @@
 """Qualified-name tables the collectors match against (``rules/patterns.toml``).
 
 Built once per :class:`~provscore.session.Session` from the registry's patterns, plus
-the assertion helpers a contract adds.
+the assertion helpers a contract adds. Evidence classified with one set of tables is
+kept with them (``memo``, evidence/memo.py), so a session reuses it for every patch.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from provscore.evidence.memo import EvidenceMemo
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,9 @@ class Tables:
     test_inputs: frozenset[str]
     test_input_methods: frozenset[str]
     test_input_fixtures: frozenset[str]
+    # Images classified with these tables (the tables are part of what evidence depends on).
+    memo: EvidenceMemo = field(default_factory=EvidenceMemo, init=False, compare=False,
+                               repr=False)
 
     @classmethod
     def from_patterns(cls, patterns: Mapping[str, Mapping[str, Any]],

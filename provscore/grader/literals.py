@@ -36,17 +36,21 @@ def literal_owners(touched: Sequence[TouchedSymbol],
         return {}
     sources = read_base(files)
     trees: dict[str, ast.Module | None] = {}
+    # A test reaching many changed units is read once (parametrized ids share one too).
+    literals: dict[tuple[str, ...], frozenset[str]] = {}
     out: dict[str, dict[str, Owners]] = {}
     for t in units:
         owners: dict[str, str] = {}
         for node_id in sorted(t.tests):
             path, *parts = without_params(node_id).split("::")
-            if path not in trees:
-                trees[path] = _parse(sources.get(path))
-            tree = trees[path]
-            if tree is None:
-                continue
-            for key in _literals_of(tree, parts):
+            key_of = (path, *parts)
+            if key_of not in literals:
+                if path not in trees:
+                    trees[path] = _parse(sources.get(path))
+                tree = trees[path]
+                literals[key_of] = frozenset() if tree is None \
+                    else frozenset(_literals_of(tree, parts))
+            for key in literals[key_of]:
                 owners.setdefault(key, node_id)
         if owners:
             out.setdefault(t.path, {})[t.name.split(":", 1)[1]] = owners
