@@ -18,6 +18,7 @@ results database:
     python benchmarks/bench_batch.py --only j2-cold,j2-warm --memory ""   # some runs
     python benchmarks/bench_batch.py --limit 2000 --only j2-cold,j2-warm \
         --memory 0.125,0.25,0.5 --memory-jobs 2   # 250, 500, 1,000 (and 2,000) patches
+    python benchmarks/bench_batch.py --limit 300 --profile worker.prof   # where time goes
     python benchmarks/bench_batch.py --rows-of cold.sqlite --cache CACHE_DIR \
         --only j2-warm,j1-warm --memory ""       # warm on what an interrupted run scored
 
@@ -135,6 +136,29 @@ def row(name: str, r: dict[str, float], load: float) -> str:
             f"{load:.1f} → {r['load']:.1f} |")
 
 
+def profile(root: Path, preds: list[Path], work: Path, out: Path) -> None:
+    """cProfile of one worker: ``-j 1`` in this process, warm (a first pass fills the
+    cache, unprofiled), every prediction of ``preds``; the top of the cumulative table."""
+    import cProfile
+    import pstats
+
+    from provscore.batch import BatchRequest
+    from provscore.batch import run_batch as batch
+
+    def request(db: str) -> BatchRequest:
+        return BatchRequest(tuple(preds), root / "instances.jsonl", root / "mirrors",
+                            work / db, cache_path=work / "cache" / "callgraph.sqlite")
+
+    batch(request("fill.sqlite"))
+    prof = cProfile.Profile()
+    prof.enable()
+    summary = batch(request("profiled.sqlite"))
+    prof.disable()
+    prof.dump_stats(out)
+    print(f"{summary.written} patches profiled (warm): {out}", file=sys.stderr)
+    pstats.Stats(str(out)).sort_stats("cumulative").print_stats(40)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--limit", type=int, help="score only the first N predictions")
@@ -150,6 +174,8 @@ def main() -> None:
                     "results database has rows for (e.g. an interrupted cold run's)")
     ap.add_argument("--cache", metavar="DIR", help="a filled summary cache: every run is "
                     "warm on it (with --rows-of: the cache that run filled)")
+    ap.add_argument("--profile", metavar="OUT", type=Path, help="instead of the runs: "
+                    "cProfile one worker (-j 1, warm, in this process) into OUT")
     args = ap.parse_args()
     root = corpus()
     work = Path(tempfile.mkdtemp(prefix="bench-batch-"))
@@ -157,6 +183,10 @@ def main() -> None:
         preds = subset(root, args.limit, work / "preds")
         if args.rows_of:
             preds = only_rows_of(Path(args.rows_of), preds, work / "preds-of-db")
+        if args.profile:
+            sys.path.insert(0, str(PROJECT))
+            profile(root, preds, work, args.profile)
+            return
         warm = work / "cache-warm"  # filled by the first cold run (or --cache)
         if args.cache:
             shutil.copytree(args.cache, warm)

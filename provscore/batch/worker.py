@@ -2,9 +2,10 @@
 
 A worker process keeps one :class:`~provscore.session.Session` for every patch it scores
 (the registry is loaded once; the call-graph summaries go to the shared SQLite cache, so
-a file parsed by one worker is parsed by no other). The session's in-memory summaries are
-dropped when the worker moves to another repository, so memory stays flat however many
-patches a batch has.
+a file parsed by one worker is parsed by no other), and the evidence of every image it
+classified (evidence/memo.py: reused only where classifying again cannot differ). The
+session's in-memory summaries and kept evidence are dropped when the worker moves to
+another repository, so memory stays flat however many patches a batch has.
 
 Whatever goes wrong with one patch becomes that row's reason; the batch goes on.
 """
