@@ -136,7 +136,7 @@ def row(name: str, r: dict[str, float], load: float) -> str:
             f"{load:.1f} → {r['load']:.1f} |")
 
 
-def profile(root: Path, preds: list[Path], work: Path, out: Path) -> None:
+def profile(root: Path, preds: list[Path], work: Path, out: Path, cache: Path) -> None:
     """cProfile of one worker: ``-j 1`` in this process, warm (a first pass fills the
     cache, unprofiled), every prediction of ``preds``; the top of the cumulative table."""
     import cProfile
@@ -147,7 +147,7 @@ def profile(root: Path, preds: list[Path], work: Path, out: Path) -> None:
 
     def request(db: str) -> BatchRequest:
         return BatchRequest(tuple(preds), root / "instances.jsonl", root / "mirrors",
-                            work / db, cache_path=work / "cache" / "callgraph.sqlite")
+                            work / db, cache_path=cache / "callgraph.sqlite")
 
     batch(request("fill.sqlite"))
     prof = cProfile.Profile()
@@ -183,13 +183,13 @@ def main() -> None:
         preds = subset(root, args.limit, work / "preds")
         if args.rows_of:
             preds = only_rows_of(Path(args.rows_of), preds, work / "preds-of-db")
-        if args.profile:
-            sys.path.insert(0, str(PROJECT))
-            profile(root, preds, work, args.profile)
-            return
         warm = work / "cache-warm"  # filled by the first cold run (or --cache)
         if args.cache:
             shutil.copytree(args.cache, warm)
+        if args.profile:
+            sys.path.insert(0, str(PROJECT))
+            profile(root, preds, work, args.profile, warm)
+            return
         total = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in preds)
         head = subprocess.run(["git", "-C", str(PROJECT), "rev-parse", "--short", "HEAD"],
                               capture_output=True, text=True, check=False).stdout.strip()
