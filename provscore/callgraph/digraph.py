@@ -228,14 +228,15 @@ class Digraph:
                 if k == code:
                     yield names[i], names[j]
 
-    def predecessors(self, name: str, kind: str) -> list[str]:
-        """The sources of ``kind`` edges into ``name``."""
+    def predecessors(self, name: str, kind: str | None = None) -> list[str]:
+        """The sources of edges into ``name`` (of ``kind`` only, when given)."""
         i = self._index.get(name)
-        code = self._kind_code.get(kind)
+        code = self._kind_code.get(kind) if kind is not None else -1
         if i is None or code is None:
             return []
         width = len(self._kinds)
-        return [self.names[e // width] for e in self._predecessors()[i] if e % width == code]
+        return [self.names[e // width] for e in self._predecessors()[i]
+                if code < 0 or e % width == code]
 
     def ancestors(self, name: str, skip: frozenset[str] = frozenset()) -> set[str]:
         """Every node with a path to ``name`` over edges whose kind is not in ``skip``."""

@@ -134,12 +134,11 @@ def overlay_graph(base: CallGraph, changed: Mapping[str, FileSummary | None],
     for path, summary in changed.items():
         if summary is not None:
             add_module_nodes(g, symbols, path, index.by_path[path], summary)
-    into_changed: list[tuple[str, str]] = []
+    into_changed: list[str] = []
     for u, v, kind in dangling:
         if v in g:
             g.add_edge(u, v, kind)
-        if kind in ("call", "decorator"):
-            into_changed.append((u, kind))
+        into_changed.append(u)
     summaries = _Summaries(index, mods, load)
     ns = Namespaces(summaries, index, _subclasses_from(base, mods))
     edges = EdgeWriter(g, ns)
@@ -289,24 +288,23 @@ def _scope_indices(ns: Namespaces, mod: str, qualname: str) -> list[int]:
     return [i for i, s in enumerate(ns.modules[mod].scopes) if s.qualname == qualname]
 
 
-def _bind_again(ns: Namespaces, edges: EdgeWriter, callers: list[tuple[str, str]],
+def _bind_again(ns: Namespaces, edges: EdgeWriter, callers: list[str],
                 wanted: Callable[[Value], bool]) -> None:
-    """Unchanged scopes that call (``call``) functions ``wanted`` holds, or apply
-    decorators (``decorator``), bind their parameters again: the base graph's bindings
-    are not kept, so every call site a full build would see binds anew."""
-    for name, kind in dict.fromkeys(callers):
+    """Unchanged scopes that call functions ``wanted`` holds, or whose definitions have
+    decorators, bind their parameters again: the base graph's bindings are not kept, so
+    every call site a full build would see binds anew. (An edge keeps the first kind it
+    was added with, so a caller is not told by its edge's kind: each does both.)"""
+    for name in dict.fromkeys(callers):
         mod, _, qual = name.partition(":")
         if mod not in ns.modules:
             continue
         scopes = ns.modules[mod].scopes
         for i in _scope_indices(ns, mod, qual):
-            if kind == "decorator":
-                for j, child in enumerate(scopes):
-                    if child.parent == i:
-                        for dec in child.decorators:
-                            decorator_edges(ns, edges, mod, j, name,
-                                            node_name(mod, child.qualname), dec)
-                continue
+            for j, child in enumerate(scopes):
+                if child.parent == i:
+                    for dec in child.decorators:
+                        decorator_edges(ns, edges, mod, j, name,
+                                        node_name(mod, child.qualname), dec)
             for _line, ref, args in scopes[i].calls:
                 if args:
                     callee = ns.resolve(mod, i, ref)
@@ -315,23 +313,18 @@ def _bind_again(ns: Namespaces, edges: EdgeWriter, callers: list[tuple[str, str]
 
 
 def _rebind(ns: Namespaces, edges: EdgeWriter, base: Digraph, changed: set[str],
-            into_changed: list[tuple[str, str]]) -> None:
+            into_changed: list[str]) -> None:
     """Every binding of a parameter a full build would make, for the functions whose
     parameter calls the overlay resolves: those of changed files (their unchanged call
     sites bind again), and unchanged functions a changed call site bound (all their
     call sites in the base graph bind again, so the values are as many as a full build
     finds)."""
-    mine = [(u, k) for u, k in into_changed if u.partition(":")[0] not in changed]
+    mine = [u for u in into_changed if u.partition(":")[0] not in changed]
     _bind_again(ns, edges, mine, lambda v: v[0] in ("S", "BM") and v[1] in changed)
     funcs = {(m, i) for m, i, _ in ns.params if m not in changed}
-    callers: list[tuple[str, str]] = []
-    names = set()
-    for m, i in sorted(funcs):
-        name = node_name(m, ns.scope(m, i).qualname)
-        names.add(name)
-        callers += [(u, kind) for kind in ("call", "decorator")
-                    for u in base.predecessors(name, kind)
-                    if u.partition(":")[0] not in changed]
+    callers = [u for m, i in sorted(funcs)
+               for u in base.predecessors(node_name(m, ns.scope(m, i).qualname))
+               if u.partition(":")[0] not in changed]
     _bind_again(ns, edges, callers, lambda v: v[0] in ("S", "BM") and (v[1], int(v[2])) in funcs)
 
 
