@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib.metadata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 
 from provscore.callgraph.analysis import GraphFacts
 from provscore.change.diff import FileStatus, decode_diff, parse_diff
@@ -21,9 +21,23 @@ def installed_import_names() -> frozenset[str]:
                      if n.isidentifier())
 
 
+class InstalledNames(Container[str]):
+    """:func:`installed_import_names`, read when first asked: reading every installed
+    distribution's metadata costs more than scoring a small patch, and only a patch
+    adding a top-level module asks (PS808)."""
+
+    def __init__(self) -> None:
+        self._names: frozenset[str] | None = None
+
+    def __contains__(self, name: object) -> bool:
+        if self._names is None:
+            self._names = installed_import_names()
+        return name in self._names
+
+
 def grader_inputs(repo: Repo, base_sha: str, graph: GraphFacts | None, *,
                   role_of: Callable[[str], PathRole], tables: GraderTables,
-                  import_names: frozenset[str],
+                  import_names: Container[str],
                   entry_points: Sequence[str] = (), protected: Sequence[str] = (),
                   hidden_tests: Sequence[str] = ()) -> GraderInputs:
     configs = repo.read_blobs(base_sha, ["pyproject.toml", "setup.cfg"])

@@ -12,7 +12,7 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Container, Iterator, Mapping
 from dataclasses import dataclass
 
 import libcst as cst
@@ -49,7 +49,7 @@ class GraderInputs:
     entry_modules: frozenset[str] = frozenset()
     protected: tuple[str, ...] = ()  # globs of paths the patch must not create
     hidden_tests: frozenset[str] = frozenset()  # paths a hidden test patch adds
-    import_names: frozenset[str] = frozenset()  # installed distributions' top-level names
+    import_names: Container[str] = frozenset()  # installed distributions' top-level names
     changed_symbols: frozenset[str] = frozenset()  # pkg.mod.Cls.meth the patch changed
     # Source file → function qualname → its tests' literals (PS805).
     literal_owners: Mapping[str, Mapping[str, Owners]] | None = None
