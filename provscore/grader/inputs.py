@@ -9,7 +9,12 @@ from provscore.callgraph.analysis import GraphFacts
 from provscore.change.diff import FileStatus, decode_diff, parse_diff
 from provscore.change.git import Repo
 from provscore.errors import InputError
-from provscore.grader.literals import changed_symbols, console_scripts, literal_owners
+from provscore.grader.literals import (
+    changed_symbols,
+    console_scripts,
+    importing_tests,
+    literal_owners,
+)
 from provscore.grader.stage import GraderInputs
 from provscore.grader.tables import GraderTables
 from provscore.model import PathRole
@@ -30,12 +35,15 @@ def grader_inputs(repo: Repo, base_sha: str, graph: GraphFacts | None, *,
     scripts = [*console_scripts(configs["pyproject.toml"], configs["setup.cfg"]),
                *entry_points]
     touched = graph.touched if graph is not None else ()
+    importers = importing_tests(graph.base, graph.base_tests.ids) if graph is not None \
+        else (lambda module: ())
     return GraderInputs(
         role_of, tables,
         entry_modules=frozenset(e.split(":", 1)[0].strip() for e in scripts),
         protected=tuple(protected), hidden_tests=frozenset(hidden_tests),
         import_names=import_names, changed_symbols=changed_symbols(touched),
-        literal_owners=literal_owners(touched, lambda paths: repo.read_blobs(base_sha, paths)))
+        literal_owners=literal_owners(touched, lambda paths: repo.read_blobs(base_sha, paths),
+                                      importers))
 
 
 def hidden_test_paths(data: bytes, origin: str) -> tuple[str, ...]:

@@ -106,7 +106,11 @@ def _compared_literal(test: ast.expr, table: Owners) -> str | None:
     for sub in ast.walk(test):
         if isinstance(sub, ast.Compare) and \
                 all(isinstance(op, ast.Eq | ast.In | ast.Is) for op in sub.ops):
-            for side in (sub.left, *sub.comparators):
+            sides = [sub.left, *sub.comparators]
+            for op, right in zip(sub.ops, sub.comparators, strict=True):
+                if isinstance(op, ast.In) and isinstance(right, ast.Tuple | ast.List | ast.Set):
+                    sides.extend(right.elts)  # `x in (418, 451)`: each member is a case
+            for side in sides:
                 key = literal_key(side)
                 if key is not None and key in table:
                     return key
