@@ -10,6 +10,7 @@ the standard library and the installed distributions (PS808).
 from __future__ import annotations
 
 import fnmatch
+import gc
 import posixpath
 import sys
 from collections.abc import Callable, Iterator, Mapping
@@ -126,7 +127,15 @@ def scan_signals(path: str, source: bytes, lines: frozenset[int] | None,
     operands long) is walked again on a deep stack; raises SyntaxError, ValueError or
     RecursionError when it cannot be parsed or walked at all."""
     def run() -> list[Signal]:
-        return list(file_signals(FileScan(path, source, lines), inputs, tested))
+        # The cyclic GC is paused, as for the call graph's summaries: a tree holds no
+        # cycles, and collections its allocations trigger cost more than the walk.
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            return list(file_signals(FileScan(path, source, lines), inputs, tested))
+        finally:
+            if paused:
+                gc.enable()
 
     try:
         return run()
