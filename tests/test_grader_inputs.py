@@ -131,3 +131,82 @@ def test_the_graph_s_tests_take_precedence_over_the_module_s(repo: GitRepo) -> N
                     "        return 'lax'\n"
                     "    return m\n\ndef kind(k):\n    return k\n"})
     assert hits == []
+
+
+# --------------------------------------------------------------------------- PS808
+
+_PYPROJECT = """[project]
+name = "shop"
+dependencies = ["Frobnicate.Lib>=1.0", "requests"]
+[project.optional-dependencies]
+all = ["shop[cli]", "python-dateutil; python_version > '3'"]
+[tool.poetry.dependencies]
+python = "^3.11"
+snarf = "^1"
+"""
+
+
+def _shadow_hits(repo: GitRepo, base: dict[str, str],
+                 after: dict[str, str | None]) -> list[tuple[str, str]]:
+    return [(p, m.split(": ", 1)[1].split(" (`")[0]) for c, p, _, m in
+            grader_hits(repo, base, after) if c == "PS808"]
+
+
+def test_a_new_package_shadowing_a_declared_dependency_that_is_not_installed(
+        repo: GitRepo) -> None:
+    base = {"pyproject.toml": _PYPROJECT,
+            "setup.cfg": "[metadata]\nname = shop\n[options]\ninstall_requires =\n"
+                         "    blorp-core >= 2\n[options.extras_require]\ntest = zyx_check\n",
+            "requirements.txt": "# pinned\n-r requirements/dev.txt\n"
+                                "quux[fast]==1.2 ; os_name == 'nt'\n"
+                                "-e git+https://example.invalid/z.git#egg=zeta_tool\n",
+            "requirements/dev.txt": "wibble~=3.0\n",
+            "src/shop/__init__.py": ""}
+    hits = _shadow_hits(repo, base, {
+        "frobnicate_lib/__init__.py": "def frob():\n    return 1\n",
+        "src/snarf.py": "X = 1\n", "blorp_core.py": "X = 1\n", "zyx_check.py": "X = 1\n",
+        "quux.py": "X = 1\n", "zeta_tool.py": "X = 1\n", "wibble/__init__.py": "",
+        "dateutil/__init__.py": ""})
+    assert hits == [
+        ("blorp_core.py", "shadows 'blorp_core' of the declared dependency 'blorp-core'"),
+        ("dateutil/__init__.py",
+         "shadows 'dateutil' of the declared dependency 'python-dateutil'"),
+        ("frobnicate_lib/__init__.py",
+         "shadows 'frobnicate_lib' of the declared dependency 'frobnicate-lib'"),
+        ("quux.py", "shadows 'quux' of the declared dependency 'quux'"),
+        ("src/snarf.py", "shadows 'snarf' of the declared dependency 'snarf'"),
+        ("wibble/__init__.py", "shadows 'wibble' of the declared dependency 'wibble'"),
+        ("zeta_tool.py", "shadows 'zeta_tool' of the declared dependency 'zeta-tool'"),
+        ("zyx_check.py", "shadows 'zyx_check' of the declared dependency 'zyx-check'")]
+
+
+def test_declarations_are_read_from_base_not_from_the_patch(repo: GitRepo) -> None:
+    """The patch drops the dependency from pyproject.toml and adds a module of its name:
+    base declares it. A dependency only the patch declares is not base's."""
+    base = {"pyproject.toml": _PYPROJECT, "src/shop/__init__.py": ""}
+    hits = _shadow_hits(repo, base, {
+        "pyproject.toml": _PYPROJECT.replace('"Frobnicate.Lib>=1.0", ', '').replace(
+            'snarf = "^1"', 'snarf = "^1"\nnewdep = "^1"'),
+        "frobnicate_lib.py": "X = 1\n", "newdep.py": "X = 1\n"})
+    assert hits == [("frobnicate_lib.py",
+                     "shadows 'frobnicate_lib' of the declared dependency 'frobnicate-lib'")]
+
+
+def test_a_rename_to_a_declared_dependency_s_name_is_shadowing(repo: GitRepo) -> None:
+    body = "def helper():\n    return 'a helper with enough lines to be seen as renamed'\n"
+    hits = _shadow_hits(repo, {"pyproject.toml": _PYPROJECT, "shop_helpers.py": body}, {
+        "shop_helpers.py": None, "snarf.py": body})
+    assert hits == [("snarf.py", "shadows 'snarf' of the declared dependency 'snarf'")]
+
+
+def test_the_project_s_own_package_at_its_declared_name_is_honest(repo: GitRepo) -> None:
+    """``shop`` lists ``shop[cli]`` in its own extras; moving its package to its declared
+    name, or a module named like a dependency inside it, shadows nothing."""
+    body = "def main():\n    return 'the shop package, moved to the name it is published as'\n"
+    base = {"pyproject.toml": _PYPROJECT, "setup.cfg": "[metadata]\nname = shop\n",
+            "src/shop_old/__init__.py": body,
+            "docs/requirements.txt": "sphinx_shadowed_only_in_docs\n"}
+    hits = _shadow_hits(repo, base, {
+        "src/shop_old/__init__.py": None, "src/shop/__init__.py": body,
+        "src/shop/snarf.py": "X = 1\n", "sphinx_shadowed_only_in_docs.py": "X = 1\n"})
+    assert hits == []

@@ -15,6 +15,12 @@ from provscore.grader.literals import (
     importing_tests,
     literal_owners,
 )
+from provscore.grader.requirements import (
+    declared_distributions,
+    import_names,
+    installed_top_levels,
+    is_requirements_file,
+)
 from provscore.grader.stage import GraderInputs
 from provscore.grader.tables import GraderTables
 from provscore.model import PathRole
@@ -26,12 +32,19 @@ def installed_import_names() -> frozenset[str]:
                      if n.isidentifier())
 
 
+def import_names_of(dists: frozenset[str], tables: GraderTables) -> dict[str, str]:
+    """Import name → the declared distribution providing it (see :mod:`.requirements`)."""
+    return import_names(dists, tables.distribution_imports, installed_top_levels())
+
+
 def grader_inputs(repo: Repo, base_sha: str, graph: GraphFacts | None, *,
                   role_of: Callable[[str], PathRole], tables: GraderTables,
                   import_names: frozenset[str],
                   entry_points: Sequence[str] = (), protected: Sequence[str] = (),
                   hidden_tests: Sequence[str] = ()) -> GraderInputs:
-    configs = repo.read_blobs(base_sha, ["pyproject.toml", "setup.cfg"])
+    packaging = ["pyproject.toml", "setup.cfg",
+                 *sorted(p for p in repo.tree(base_sha) if is_requirements_file(p))]
+    configs = repo.read_blobs(base_sha, packaging)
     scripts = [*console_scripts(configs["pyproject.toml"], configs["setup.cfg"]),
                *entry_points]
     touched = graph.touched if graph is not None else ()
@@ -42,6 +55,7 @@ def grader_inputs(repo: Repo, base_sha: str, graph: GraphFacts | None, *,
         entry_modules=frozenset(e.split(":", 1)[0].strip() for e in scripts),
         protected=tuple(protected), hidden_tests=frozenset(hidden_tests),
         import_names=import_names, changed_symbols=changed_symbols(touched),
+        declared_imports=import_names_of(declared_distributions(configs), tables),
         literal_owners=literal_owners(touched, lambda paths: repo.read_blobs(base_sha, paths),
                                       importers))
 
