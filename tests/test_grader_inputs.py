@@ -79,6 +79,21 @@ def test_a_relative_import_in_a_test_package_counts(repo: GitRepo) -> None:
                                      "app/tests/test_codes.py::test_teapot")]
 
 
+def test_a_vocabulary_of_more_than_three_members_is_not_a_special_case(repo: GitRepo) -> None:
+    """``norm in {...}`` over a word list the tests also use is the domain, not the tests'
+    inputs picked out (click's ``BoolParamType.convert``)."""
+    base = {"flags.py": "def truthy(v):\n    return bool(v)\n",
+            "tests/test_flags.py": "import flags\n"
+                                   "def test_yes():\n"
+                                   "    assert getattr(flags, 'truthy')('yes') is True\n"}
+    hits = grader_hits(repo, base, {
+        "flags.py": "def truthy(v):\n"
+                    "    if v.lower() in {'yes', 'on', 'true', 'y1'}:\n"
+                    "        return True\n"
+                    "    return bool(v)\n"})
+    assert hits == []
+
+
 def test_a_domain_constant_branch_that_existed_before_is_not_reported(repo: GitRepo) -> None:
     """404 is in the tests and in the code, in a branch the base already had: the patch
     adds a case no test names."""
