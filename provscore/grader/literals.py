@@ -3,7 +3,12 @@
 For each function or method the patch changed, the base tests that reach it (the call
 graph's :class:`~provscore.callgraph.touched.TouchedSymbol`) are read at base and their
 assertion and ``parametrize`` literals collected; the first test (in id order) that uses a
-literal owns it. Entry points are read from base's ``pyproject.toml`` and ``setup.cfg``.
+literal owns it. When no base test reaches it through the graph (a call the graph cannot
+follow: ``getattr(mod, "f")``, a fixture handing the function over, a test table of
+callables), every base test of every test module that imports the function's module
+(the base graph's resolved import edges: relative imports, ``import pkg.mod`` and ``from
+pkg import mod``) is read instead. Entry points are read from base's ``pyproject.toml`` and
+``setup.cfg``.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import configparser
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from provscore.callgraph.graph import CallGraph
 from provscore.callgraph.touched import TouchedSymbol
 from provscore.grader.special import Owners, test_literals
 from provscore.nodeid import file_of, without_params
@@ -25,21 +31,47 @@ def changed_symbols(touched: Iterable[TouchedSymbol]) -> frozenset[str]:
     return frozenset(t.name.replace(":", ".") for t in touched if t.kind in _UNITS)
 
 
+def importing_tests(graph: CallGraph, test_ids: Iterable[str]
+                    ) -> Callable[[str], tuple[str, ...]]:
+    """Module name → the ids of ``test_ids`` in base test modules that import it (an
+    import anywhere in the test module, a test function's own included)."""
+    by_module: dict[str, list[str]] = {}
+    for node_id in sorted(test_ids):
+        module = graph.paths.get(file_of(node_id))
+        if module is not None:
+            by_module.setdefault(module, []).append(node_id)
+
+    def tests_of(module: str) -> tuple[str, ...]:
+        if module not in graph.graph:
+            return ()
+        found: set[str] = set()
+        for src in graph.graph.predecessors(module, "import"):
+            sym = graph.symbols.get(src)
+            importer = sym.module if sym is not None else src
+            if importer != module:
+                found.update(by_module.get(importer, ()))
+        return tuple(sorted(found))
+    return tests_of
+
+
 def literal_owners(touched: Sequence[TouchedSymbol],
-                   read_base: Callable[[list[str]], Mapping[str, bytes | None]]
+                   read_base: Callable[[list[str]], Mapping[str, bytes | None]],
+                   importers: Callable[[str], tuple[str, ...]] = lambda module: ()
                    ) -> dict[str, dict[str, Owners]]:
-    """Source path → function qualname → literal key → the owning test id."""
-    units = [t for t in touched if t.kind in ("function", "method") and t.tests and
-             ":" in t.name]
-    files = sorted({file_of(n) for t in units for n in t.tests})
+    """Source path → function qualname → literal key → the owning test id.
+    ``importers``: a module's base tests by import, for what the graph finds no test of."""
+    units = [(t, t.tests or importers(t.name.split(":", 1)[0])) for t in touched
+             if t.kind in ("function", "method") and ":" in t.name]
+    units = [(t, tests) for t, tests in units if tests]
+    files = sorted({file_of(n) for _, tests in units for n in tests})
     if not files:
         return {}
     sources = read_base(files)
     trees: dict[str, ast.Module | None] = {}
     out: dict[str, dict[str, Owners]] = {}
-    for t in units:
+    for t, tests in units:
         owners: dict[str, str] = {}
-        for node_id in sorted(t.tests):
+        for node_id in sorted(tests):
             path, *parts = without_params(node_id).split("::")
             if path not in trees:
                 trees[path] = _parse(sources.get(path))

@@ -19,6 +19,8 @@ from provscore.grader.scan import FileScan, Frame
 
 #: literal key (type name and repr) → the test id that owns it
 Owners = Mapping[str, str]
+#: The most members of an `in` container that are each matched as a case.
+_MAX_CASES = 3
 
 
 def literal_key(node: ast.AST) -> str | None:
@@ -106,7 +108,14 @@ def _compared_literal(test: ast.expr, table: Owners) -> str | None:
     for sub in ast.walk(test):
         if isinstance(sub, ast.Compare) and \
                 all(isinstance(op, ast.Eq | ast.In | ast.Is) for op in sub.ops):
-            for side in (sub.left, *sub.comparators):
+            sides = [sub.left, *sub.comparators]
+            for op, right in zip(sub.ops, sub.comparators, strict=True):
+                # `x in (418, 451)`: each member is a case; a longer list is a vocabulary
+                # (`norm in {"0", "false", "no", "off"}`), not a test's inputs picked out.
+                if isinstance(op, ast.In) and isinstance(right, ast.Tuple | ast.List | ast.Set) \
+                        and len(right.elts) <= _MAX_CASES:
+                    sides.extend(right.elts)
+            for side in sides:
                 key = literal_key(side)
                 if key is not None and key in table:
                     return key
