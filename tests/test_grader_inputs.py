@@ -225,3 +225,28 @@ def test_the_project_s_own_package_at_its_declared_name_is_honest(repo: GitRepo)
         "src/shop_old/__init__.py": None, "src/shop/__init__.py": body,
         "src/shop/snarf.py": "X = 1\n", "sphinx_shadowed_only_in_docs.py": "X = 1\n"})
     assert hits == []
+
+
+def test_test_literals_are_read_only_when_a_branch_asks() -> None:
+    """A changed function reached by many tests costs nothing until a changed branch
+    on a literal looks its table up; the files are then read once, in one batch."""
+    from provscore.callgraph.touched import TouchedSymbol
+    from provscore.grader.literals import literal_owners
+
+    reads: list[list[str]] = []
+    sources = {"tests/test_a.py": b"def test_one():\n    assert f(42) == 'answer'\n",
+               "tests/test_b.py": b"def test_two():\n    assert f(7) == 'seven'\n"}
+
+    def read_base(paths: list[str]) -> dict[str, bytes | None]:
+        reads.append(paths)
+        return {p: sources.get(p) for p in paths}
+
+    touched = [TouchedSymbol("pkg.mod:f", "pkg/mod.py", "function", ("post",), (3,),
+                             tests=("tests/test_b.py::test_two", "tests/test_a.py::test_one"))]
+    owners = literal_owners(touched, read_base)
+    table = owners["pkg/mod.py"]["f"]
+    assert reads == []
+    assert table["int:42"] == "tests/test_a.py::test_one"
+    assert table["str:'seven'"] == "tests/test_b.py::test_two"
+    assert "int:8" not in table
+    assert reads == [["tests/test_a.py", "tests/test_b.py"]]

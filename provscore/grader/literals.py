@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import configparser
 import tomllib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from provscore.callgraph.graph import CallGraph
 from provscore.callgraph.touched import TouchedSymbol
@@ -59,30 +59,73 @@ def literal_owners(touched: Sequence[TouchedSymbol],
                    importers: Callable[[str], tuple[str, ...]] = lambda module: ()
                    ) -> dict[str, dict[str, Owners]]:
     """Source path → function qualname → literal key → the owning test id.
-    ``importers``: a module's base tests by import, for what the graph finds no test of."""
-    units = [(t, t.tests or importers(t.name.split(":", 1)[0])) for t in touched
-             if t.kind in ("function", "method") and ":" in t.name]
-    units = [(t, tests) for t, tests in units if tests]
-    files = sorted({file_of(n) for _, tests in units for n in tests})
-    if not files:
-        return {}
-    sources = read_base(files)
-    trees: dict[str, ast.Module | None] = {}
+    ``importers``: a module's base tests by import, for what the graph finds no test of.
+
+    The tables are read from the tests when first looked up: a changed function of a
+    large project is reached by thousands of tests in hundreds of files, and only a
+    changed branch on a non-trivial literal asks (most patches have none)."""
+    corpus = _TestCorpus(read_base)
     out: dict[str, dict[str, Owners]] = {}
-    for t, tests in units:
-        owners: dict[str, str] = {}
-        for node_id in sorted(tests):
-            path, *parts = without_params(node_id).split("::")
-            if path not in trees:
-                trees[path] = _parse(sources.get(path))
-            tree = trees[path]
-            if tree is None:
-                continue
-            for key in _literals_of(tree, parts):
-                owners.setdefault(key, node_id)
-        if owners:
-            out.setdefault(t.path, {})[t.name.split(":", 1)[1]] = owners
+    for t in touched:
+        if t.kind in ("function", "method") and ":" in t.name:
+            tests = t.tests or importers(t.name.split(":", 1)[0])
+            if tests:
+                out.setdefault(t.path, {})[t.name.split(":", 1)[1]] = \
+                    _LazyOwners(tuple(sorted(tests)), corpus)
     return out
+
+
+class _TestCorpus:
+    """Base test files, each read and parsed once, and each test's literals."""
+
+    def __init__(self, read_base: Callable[[list[str]], Mapping[str, bytes | None]]) -> None:
+        self.read_base = read_base
+        self.trees: dict[str, ast.Module | None] = {}
+        # A test reaching many changed units is read once (parametrized ids share one).
+        self.literals: dict[tuple[str, ...], frozenset[str]] = {}
+
+    def literals_of(self, tests: Sequence[str]) -> list[tuple[str, frozenset[str]]]:
+        wanted = sorted({file_of(n) for n in tests} - self.trees.keys())
+        if wanted:
+            sources = self.read_base(wanted)
+            for path in wanted:
+                self.trees[path] = _parse(sources.get(path))
+        out = []
+        for node_id in tests:
+            path, *parts = without_params(node_id).split("::")
+            key = (path, *parts)
+            if key not in self.literals:
+                tree = self.trees.get(path)
+                self.literals[key] = frozenset() if tree is None \
+                    else frozenset(_literals_of(tree, parts))
+            out.append((node_id, self.literals[key]))
+        return out
+
+
+class _LazyOwners(Mapping[str, str]):
+    """Literal key → the first test (in id order) whose literals hold it."""
+
+    def __init__(self, tests: tuple[str, ...], corpus: _TestCorpus) -> None:
+        self.tests, self.corpus = tests, corpus
+        self._owners: dict[str, str] | None = None
+
+    def _get(self) -> dict[str, str]:
+        if self._owners is None:
+            owners: dict[str, str] = {}
+            for node_id, keys in self.corpus.literals_of(self.tests):
+                for key in keys:
+                    owners.setdefault(key, node_id)
+            self._owners = owners
+        return self._owners
+
+    def __getitem__(self, key: str) -> str:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
 
 
 def _parse(source: bytes | None) -> ast.Module | None:

@@ -74,7 +74,7 @@ def special_cases(scan: FileScan, owners: Mapping[str, Owners]) -> Iterator[Sign
     for node, frame in scan.events.branches:
         fn = next(frame.functions(), None)
         table = owners.get(fn.qualname) if fn is not None else None
-        if not table:
+        if table is None:  # (a table is read from the tests when a key is looked up)
             continue
         hit = _branch_hit(node, table)
         if hit is not None:
@@ -139,7 +139,7 @@ def _lookup(scan: FileScan, table_node: ast.expr, at: ast.AST, frame: Frame,
             owners: Mapping[str, Owners]) -> Iterator[Signal]:
     fn = next(frame.functions(), None)
     table = owners.get(fn.qualname) if fn is not None else None
-    if not table or not isinstance(table_node, ast.Dict) or \
+    if table is None or not isinstance(table_node, ast.Dict) or \
             not all(v is not None and _is_constant(v) for v in table_node.values):
         return
     for key_node in table_node.keys:
