@@ -20,6 +20,7 @@ class _ModuleOffer:
     transparent: frozenset[str] = frozenset()
     factories: frozenset[str] = frozenset()
     test_methods: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    unittest_classes: frozenset[str] = frozenset()
 
 
 class HelperIndex:
@@ -58,7 +59,8 @@ class HelperIndex:
                 self._cache[path] = _ModuleOffer(
                     frozenset(h.qualname for h in ev.helpers if h.has_evidence or h.is_fixture),
                     dict(ev.skip_helpers), frozenset(ev.transparent),
-                    frozenset(ev.transparent_factories), dict(ev.test_methods))
+                    frozenset(ev.transparent_factories), dict(ev.test_methods),
+                    frozenset(ev.unittest_classes))
         return self._cache[path]
 
     def _resolve(self, importer: str, qualname: str) -> tuple[_ModuleOffer, str] | None:
@@ -93,6 +95,10 @@ class HelperIndex:
     def test_methods(self, importer: str, qualname: str) -> tuple[str, ...]:
         found = self._resolve(importer, qualname)
         return found[0].test_methods.get(found[1], ()) if found is not None else ()
+
+    def unittest_class(self, importer: str, qualname: str) -> bool:
+        found = self._resolve(importer, qualname)
+        return found is not None and found[1] in found[0].unittest_classes
 
     def transparent(self, importer: str, qualname: str, factory: bool) -> bool:
         found = self._resolve(importer, qualname)

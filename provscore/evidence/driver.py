@@ -17,6 +17,8 @@ import libcst as cst
 from provscore.change.collection import CollectionConfig
 from provscore.evidence.anchors import Inliner, canonical, mock_spelling, substitute
 from provscore.evidence.assertions import AssertionCollector
+from provscore.evidence.binding import bound_code, with_sorted_keywords
+from provscore.evidence.calls import call_signature
 from provscore.evidence.constants import normalize, unparse
 from provscore.evidence.context import Collector, Context, Frame, HelperLookup
 from provscore.evidence.helpers import add_helper_calls, helper_oracles
@@ -59,6 +61,9 @@ from provscore.evidence.walker import Walker
 # frames are pushed first (the others read them), aliases before anything that resolves a
 # name on sight, assertions before the suppression families (a call consumed as evidence
 # is not a suppression), marks before hooks (a setattr that is a mark is reported once).
+# Evidence that is one call: its keywords may be written in any order.
+_CALL_KINDS = frozenset({EvidenceKind.UNITTEST, EvidenceKind.HELPER_CALL, EvidenceKind.LIBRARY,
+                         EvidenceKind.MOCK, EvidenceKind.RAISES, EvidenceKind.FAIL})
 COLLECTORS: tuple[type[Collector], ...] = (
     ConditionCollector, ScopeCollector, AliasCollector, BindingCollector, AssertionCollector,
     MarkCollector, HookCollector, NeutralisedCollector, SwallowedCollector)
@@ -193,7 +198,9 @@ def _extract_file(path: str, source: bytes, config: CollectionConfig, tables: Ta
     transparent, factories = transparent_exports(ctx)
     return replace(evidence, skip_helpers=tuple(sorted(skip_exports.items())),
                    transparent=transparent, transparent_factories=factories,
-                   test_methods=test_methods(ctx))
+                   test_methods=test_methods(ctx),
+                   unittest_classes=tuple(sorted(
+                       c.name for c in ctx.classes if c.is_unittest and c.parent is ctx.frames[0])))
 
 
 def _text_nodes(ctx: Context, defs: Iterable[Frame]) -> list[cst.CSTNode]:
@@ -250,14 +257,21 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
         text = shaper.code(raw.node)
         if raw.kind is EvidenceKind.ASSERT:
             text = normalize("assert " + text)
-        shape = shaper.shape(raw)
+        # Arguments bound to parameter names: assertContains(r, t, status_code=200) is
+        # the bare call, a keyword given by position is the same call (binding.py).
+        signature = call_signature(ctx, raw)
+        if signature is not None:
+            bound = bound_code(text, signature)
+        else:
+            bound = with_sorted_keywords(text) if raw.kind in _CALL_KINDS else text
+        shape = shaper.shape(raw) if bound == text else shaper.shape_of(raw, bound)
         kind = raw.kind
-        spelled = canonical(raw, shaper)
+        spelled = canonical(raw, bound)
         if spelled is not None:  # self.assertEqual(a, b) is `assert a == b`
             kind, anchor_text, shape = spelled
             raw = replace(raw, kind=kind)
         else:
-            anchor_text = text
+            anchor_text = bound
         as_mock = mock_spelling(kind, anchor_text)
         if as_mock is not None:  # `assert m.called` is `m.assert_called()`
             kind, anchor_text, shape = as_mock
@@ -276,7 +290,7 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
     # `HAS_BACKEND = False` with an unchanged `skipif(not HAS_BACKEND)` is a new skip.
     module_values = inliner.module_bindings()
     sups = [Suppression(s.kind, ctx.path, s.target,
-                        _meaning(shaper.code(s.node), module_values), line_of(s.node),
+                        s.code or _meaning(shaper.code(s.node), module_values), line_of(s.node),
                         s.detail, tuple(_meaning(inliner.guard_text(n, neg, {}), module_values)
                                         for n, neg in s.guards))
             for s in ctx.suppressions]

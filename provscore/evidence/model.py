@@ -137,6 +137,7 @@ class FileEvidence:
     transparent: tuple[str, ...] = ()
     transparent_factories: tuple[str, ...] = ()
     test_methods: tuple[tuple[str, tuple[str, ...]], ...] = ()  # class → tests it offers
+    unittest_classes: tuple[str, ...] = ()  # module-level classes deriving from TestCase
 
 
 @dataclass(frozen=True, slots=True)
