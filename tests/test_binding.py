@@ -269,3 +269,36 @@ def test_reordered_keywords_of_an_imported_helper_are_the_same_call(repo: GitRep
     after = base[PATH].replace("text='About', status=200", "status=200, text='About'")
     report = repo.score(repo.diff({PATH: after}))
     assert [f.code for f in report.findings if f.action is Action.REJECT] == ["PS502"]
+
+
+IMPORTED_BASE = {
+    "tests/widget_tests/__init__.py": "",
+    "tests/widget_tests/base.py": "from django.test import SimpleTestCase\n\n\n"
+                                  "class WidgetTest(SimpleTestCase):\n"
+                                  "    def check_html(self, widget, name, value, html='', "
+                                  "strict=False):\n"
+                                  "        self.assertHTMLEqual(widget.render(name, value), "
+                                  "html)\n",
+    "tests/widget_tests/test_input.py": "from .base import WidgetTest\n\n\n"
+                                        "class InputTests(WidgetTest):\n"
+                                        "    def test_render(self):\n"
+                                        "        self.check_html(w, 'n', 'v', "
+                                        "html='<input>')\n",
+    "tests/runtests.py": "import sys\n",
+}
+
+
+@pytest.mark.parametrize(("new", "rejected"), [
+    ("self.check_html(w, 'n', 'v', '<input>')", []),
+    ("self.check_html(w, 'n', 'v', html='<input>', strict=False)", []),
+    ("self.check_html(w, name='n', value='v', html='<input>')", []),
+    ("self.check_html(w, 'n', 'v', html='<p>')", ["PS108"]),
+], ids=["by-position", "default-spelled-out", "by-keyword", "expected-changed"])
+def test_a_method_of_an_imported_base_binds_to_its_def_there(repo: GitRepo, new: str,
+                                                             rejected: list[str]) -> None:
+    repo.commit({"README.md": "x\n", **IMPORTED_BASE})
+    path = "tests/widget_tests/test_input.py"
+    after = IMPORTED_BASE[path].replace("self.check_html(w, 'n', 'v', html='<input>')", new)
+    report = repo.score(repo.diff({path: after}))
+    assert [f.code for f in report.findings
+            if f.action is Action.REJECT and f.code != "PS502"] == rejected

@@ -2263,16 +2263,12 @@ TAMPER_CASES = [
     # django tests/utils_tests/test_text.py::test_unescape_string_literal_invalid_value
     pytest.param(Case(DJ_TEXT, edit(DJ_TEXT, TEXT, (
         'items = ["", "abc", "\'abc\\""]', 'items = ["", "abc"]')), ("PS102",)),
-        id="dj-local-case-list-shrunk",
-        marks=miss("a loop over a local name bound once to a literal list is not expanded like a "
-                   "literal iterable; dropping a row is no finding")),
+        id="dj-local-case-list-shrunk"),
     # simplejson/tests/test_decimal.py TestDecimal.NUMS (a class attribute the tests loop over)
     pytest.param(Case(SJ_DECIMAL, edit(SJ_DECIMAL, SJ_DECIMAL_PATH, (
         'NUMS = "1.0", "10.00", "1.1", "1234567890.1234567890", "500"',
         'NUMS = "1.0", "10.00", "1.1", "500"')), ("PS102",)),
-        id="sj-class-attribute-case-table-shrunk",
-        marks=miss("a class attribute the tests loop over (self.NUMS) is not inlined into their "
-                   "anchors; dropping a row is no finding")),
+        id="sj-class-attribute-case-table-shrunk"),
     # Lib/test/test__locale.py::test_float_parsing
     pytest.param(Case(CP_LOCALE, edit(CP_LOCALE, CP_LOCALE_PATH, (
         """if loc == 'eu_ES' and localeconv()['decimal_point'] == "' ":""",

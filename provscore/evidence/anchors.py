@@ -193,7 +193,7 @@ class Inliner:
             return {}
         out: dict[str, str] = {}
         for klass in class_chain(self.ctx, cls):
-            if klass is None:
+            if isinstance(klass, str):
                 break  # a base from elsewhere may define the attribute first
             for name, values in klass.bindings.items():
                 if name in out or name in self.ctx.attribute_writes or len(values) != 1 or \

@@ -42,6 +42,10 @@ class HelperLookup(Protocol):
     def unittest_class(self, importer: str, qualname: str) -> bool:
         """Is the name a unittest TestCase subclass (through its bases, in any module)?"""
 
+    def signature(self, importer: str, qualname: str) -> tuple[str, str] | None:
+        """A function's (``mod.f``) or a class's method's (``mod.Class.m``) decorators and
+        parameter list as written, when that module defines it once."""
+
 
 @dataclass
 class Frame:

@@ -18,7 +18,7 @@ from provscore.change.collection import CollectionConfig
 from provscore.evidence.anchors import Inliner, canonical, mock_spelling, substitute
 from provscore.evidence.assertions import AssertionCollector
 from provscore.evidence.binding import bound_code, with_sorted_keywords
-from provscore.evidence.calls import call_signature
+from provscore.evidence.calls import call_signature, offered_signatures
 from provscore.evidence.constants import normalize, unparse
 from provscore.evidence.context import Collector, Context, Frame, HelperLookup
 from provscore.evidence.helpers import add_helper_calls, helper_oracles
@@ -200,7 +200,8 @@ def _extract_file(path: str, source: bytes, config: CollectionConfig, tables: Ta
                    transparent=transparent, transparent_factories=factories,
                    test_methods=test_methods(ctx),
                    unittest_classes=tuple(sorted(
-                       c.name for c in ctx.classes if c.is_unittest and c.parent is ctx.frames[0])))
+                       c.name for c in ctx.classes if c.is_unittest and c.parent is ctx.frames[0])),
+                   signatures=offered_signatures(ctx))
 
 
 def _text_nodes(ctx: Context, defs: Iterable[Frame]) -> list[cst.CSTNode]:

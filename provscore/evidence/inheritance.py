@@ -62,24 +62,10 @@ def _lineage(ctx: Context, cls: Frame, classes: dict[str, Frame]) -> Iterator[Fr
         stack += list(reversed(frame.bases))
 
 
-def class_chain(ctx: Context, cls: Frame) -> list[Frame | None]:
-    """``cls`` and its bases in method resolution order; None for a base defined in
-    another module (what it holds is not read here)."""
-    return [cls, *(b if isinstance(b, Frame) else None
-                   for b in _lineage(ctx, cls, _module_classes(ctx)))]
-
-
-def method_of(ctx: Context, cls: Frame, name: str) -> Frame | None:
-    """The def ``cls.name`` reaches in method resolution order, when every class before
-    it is in this module (a base from elsewhere may define it: unknown, None)."""
-    for klass in class_chain(ctx, cls):
-        if klass is None:
-            return None
-        found = [f for f in ctx.defs if f.parent is klass and f.kind == "func" and
-                 f.name == name]
-        if found:
-            return found[0] if len(found) == 1 else None
-    return None
+def class_chain(ctx: Context, cls: Frame) -> list[Frame | str]:
+    """``cls`` and its bases in method resolution order; a base defined in another module
+    is its dotted name as written."""
+    return [cls, *_lineage(ctx, cls, _module_classes(ctx))]
 
 
 def class_lineage(ctx: Context, node_id: str) -> list[str]:

@@ -138,6 +138,8 @@ class FileEvidence:
     transparent_factories: tuple[str, ...] = ()
     test_methods: tuple[tuple[str, tuple[str, ...]], ...] = ()  # class → tests it offers
     unittest_classes: tuple[str, ...] = ()  # module-level classes deriving from TestCase
+    # Functions and methods of module-level classes: (qualname, decorators, parameters).
+    signatures: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

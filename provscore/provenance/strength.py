@@ -175,6 +175,8 @@ def _places_delta_verdict(a: Shape, b: Shape, ka: dict[str, str], kb: dict[str, 
         return None
     if all(ka.get(k) == kb.get(k) for k in ("places", "delta")):
         return None
+    if "delta" not in ka and "delta" not in kb and a.op in strength.places_delta:
+        return None  # places alone: judged as the precision keyword it is
     ta, tb = _allowed_difference(ka), _allowed_difference(kb)
     if ta is None or tb is None:
         return None  # not literal numbers: judged keyword by keyword
