@@ -302,3 +302,30 @@ def test_a_method_of_an_imported_base_binds_to_its_def_there(repo: GitRepo, new:
     report = repo.score(repo.diff({path: after}))
     assert [f.code for f in report.findings
             if f.action is Action.REJECT and f.code != "PS502"] == rejected
+
+
+HELPER_MODULE = textwrap.dedent('''
+    import unittest
+
+
+    class Checks(unittest.TestCase):
+        def check_total(self, items, expected):
+            self.assertEqual(sum(items), expected, msg="total of %r" % (items,))
+
+        def test_totals(self):
+            self.check_total([1, 2], 3)
+    ''').lstrip()
+
+
+@pytest.mark.parametrize(("old", "new", "codes"), [
+    ('msg="total of %r" % (items,)', 'msg="sum of %r is wrong" % (items,)', []),
+    ('msg="total of %r" % (items,)', 'msg="total of %r" % (items,), ', []),
+    ("sum(items), expected", "sum(items), 3", ["PS105"]),
+    ('msg="total of %r" % (items,)', "msg=record(items)", ["PS105"]),
+], ids=["msg-reworded", "trailing-comma", "expected-replaced", "msg-calls-something"])
+def test_a_helpers_failure_message_is_wording(repo: GitRepo, old: str, new: str,
+                                              codes: list[str]) -> None:
+    repo.commit({"README.md": "x\n", "tests/test_checks.py": HELPER_MODULE})
+    report = repo.score(repo.diff({"tests/test_checks.py": HELPER_MODULE.replace(old, new)}))
+    assert [f.code for f in report.findings
+            if f.action is Action.REJECT and f.code != "PS502"] == codes

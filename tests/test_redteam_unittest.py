@@ -2975,9 +2975,7 @@ BENIGN_CASES = [
     pytest.param(Case(DJ_HUMANIZE, edit(DJ_HUMANIZE, HUMANIZE, (
         "msg=\"%s test failed, produced '%s', should've produced '%s'\"",
         "msg=\"%s test failed: produced '%s', expected '%s'\""))),
-        id="dj-helper-assertion-msg-reworded",
-        marks=false_positive("the msg= text of a helper oracle's assertion is treated as an "
-                             "expected value (PS108)")),
+        id="dj-helper-assertion-msg-reworded"),
     # django tests/forms_tests/widget_tests/test_widget.py::test_no_trailing_newline_in_attrs
     pytest.param(Case(DJ_WIDGETS, edit(DJ_WIDGETS, WIDGET, (
         "            strict=True,\n"

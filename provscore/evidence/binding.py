@@ -213,3 +213,27 @@ def with_sorted_keywords(code: str) -> str:
     if [k.arg for k in keywords] == [k.arg for k in call.keywords]:
         return code
     return unparse(ast.Call(func=call.func, args=call.args, keywords=keywords))
+
+
+class _BindCalls(ast.NodeTransformer):
+    def __init__(self, signatures: Mapping[str, Signature]) -> None:
+        self.signatures = signatures
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        func = node.func
+        sig = self.signatures.get(func.attr) if isinstance(func, ast.Attribute) else None
+        return (bind(node, sig) or node) if sig is not None else node
+
+
+def bound_calls(code: str, signatures: Mapping[str, Signature]) -> str:
+    """``code`` (statements) with every framework assertion method call in canonical form
+    (``self.assertEqual(a, b, msg="...")`` is ``self.assertEqual(a, b)``)."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return code
+    try:
+        return unparse(_BindCalls(signatures).visit(tree))
+    except RecursionError:
+        return code

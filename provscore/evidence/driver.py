@@ -17,7 +17,7 @@ import libcst as cst
 from provscore.change.collection import CollectionConfig
 from provscore.evidence.anchors import Inliner, canonical, mock_spelling, substitute
 from provscore.evidence.assertions import AssertionCollector
-from provscore.evidence.binding import bound_code, with_sorted_keywords
+from provscore.evidence.binding import bound_calls, bound_code, with_sorted_keywords
 from provscore.evidence.calls import call_signature, offered_signatures
 from provscore.evidence.constants import normalize, unparse
 from provscore.evidence.context import Collector, Context, Frame, HelperLookup
@@ -304,7 +304,8 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
                               SuppressionKind.XFAIL_MARK, SuppressionKind.DYNAMIC)}
     helper_defs = [HelperDef(f.qualname, f"{ctx.path}::{f.qualname}",
                              line_of(f.node) if f.node else None,
-                             _def_code(shaper, f.node) if f.node else "", f.fixture,
+                             _def_code(shaper, f.node, ctx.tables) if f.node else "",
+                             f.fixture,
                              _def_body(shaper, f.node) if f.node else "",
                              f.qualname in skipping, f.qualname in helper_names,
                              _fixture_params(ctx, shaper, f.node) if f.fixture else "")
@@ -418,8 +419,10 @@ def _def_body(shaper: Shaper, node: cst.CSTNode) -> str:
     return unparse(tree)
 
 
-def _def_code(shaper: Shaper, node: cst.CSTNode) -> str:
-    """A def's normalised code (name kept)."""
+def _def_code(shaper: Shaper, node: cst.CSTNode, tables: Tables) -> str:
+    """A def's normalised code (name kept), its framework assertion calls bound to their
+    signatures: rewording a helper's failure message is no change to the helper."""
     if not isinstance(node, cst.FunctionDef):
         return shaper.code(node)
-    return normalize(textwrap.dedent(shaper.block(node)))
+    code = normalize(textwrap.dedent(shaper.block(node)))
+    return bound_calls(code, tables.signatures) if tables.signatures else code
