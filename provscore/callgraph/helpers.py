@@ -104,7 +104,7 @@ class HelperIndex:
 
     def signature(self, importer: str, qualname: str) -> tuple[str, str] | None:
         # "mod.f" or "mod.Class.m": the module is what resolves, the rest is looked up there.
-        for module, _, member in _splits(qualname):
+        for module, member in _splits(qualname):
             found = self._resolve(importer, f"{module}.{member.split('.', 1)[0]}")
             if found is not None:
                 return found[0].signatures.get(member)
@@ -118,10 +118,10 @@ class HelperIndex:
         return name in (offer.factories if factory else offer.transparent)
 
 
-def _splits(qualname: str) -> list[tuple[str, str, str]]:
-    """``a.b.C.m`` as (module, ".", member) for a member of one or two names."""
+def _splits(qualname: str) -> list[tuple[str, str]]:
+    """``a.b.C.m`` as (module, member) for a member of one name, then of two."""
     parts = qualname.split(".")
-    return [(".".join(parts[:-n]), ".", ".".join(parts[-n:]))
+    return [(".".join(parts[:-n]), ".".join(parts[-n:]))
             for n in (1, 2) if len(parts) > n and parts[:-n] != [""]]
 
 

@@ -351,34 +351,28 @@ class Substitute(ast.NodeTransformer):
     def __init__(self, table: dict[str, str]) -> None:
         self.table = table
 
+    def _replaced(self, key: str, node: ast.expr) -> ast.expr:
+        try:
+            return ast.parse(f"({self.table[key]})", mode="eval").body
+        except SyntaxError:
+            return node
+
     def visit_Call(self, node: ast.Call) -> ast.AST:
-        if isinstance(node.func, ast.Name) and not node.args and not node.keywords:
-            key = f"{node.func.id}()"
-            if key in self.table:
-                try:
-                    return ast.parse(f"({self.table[key]})", mode="eval").body
-                except SyntaxError:
-                    return node
+        if isinstance(node.func, ast.Name) and not node.args and not node.keywords and \
+                f"{node.func.id}()" in self.table:
+            return self._replaced(f"{node.func.id}()", node)
         return self.generic_visit(node)
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
         if isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) and \
                 node.value.id in ("self", "cls"):
-            key = f"{node.value.id}.{node.attr}"
-            if key in self.table:
-                try:
-                    return ast.parse(f"({self.table[key]})", mode="eval").body
-                except SyntaxError:
-                    return node
-            return node  # `self` itself is never replaced
+            key = f"{node.value.id}.{node.attr}"  # a class attribute; `self` stays
+            return self._replaced(key, node) if key in self.table else node
         return self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
         if isinstance(node.ctx, ast.Load) and node.id in self.table:
-            try:
-                return ast.parse(f"({self.table[node.id]})", mode="eval").body
-            except SyntaxError:
-                return node
+            return self._replaced(node.id, node)
         return node
 
 

@@ -57,13 +57,14 @@ from provscore.evidence.suppressions.swallowed import SwallowedCollector
 from provscore.evidence.tables import Tables
 from provscore.evidence.walker import Walker
 
+# Evidence that is one call: its keywords may be written in any order.
+_CALL_KINDS = frozenset({EvidenceKind.UNITTEST, EvidenceKind.HELPER_CALL, EvidenceKind.LIBRARY,
+                         EvidenceKind.MOCK, EvidenceKind.RAISES, EvidenceKind.FAIL})
+
 # Order matters: a collector sees a node after those before it. Conditions and scope
 # frames are pushed first (the others read them), aliases before anything that resolves a
 # name on sight, assertions before the suppression families (a call consumed as evidence
 # is not a suppression), marks before hooks (a setattr that is a mark is reported once).
-# Evidence that is one call: its keywords may be written in any order.
-_CALL_KINDS = frozenset({EvidenceKind.UNITTEST, EvidenceKind.HELPER_CALL, EvidenceKind.LIBRARY,
-                         EvidenceKind.MOCK, EvidenceKind.RAISES, EvidenceKind.FAIL})
 COLLECTORS: tuple[type[Collector], ...] = (
     ConditionCollector, ScopeCollector, AliasCollector, BindingCollector, AssertionCollector,
     MarkCollector, HookCollector, NeutralisedCollector, SwallowedCollector)
