@@ -20,7 +20,7 @@ from provscore.evidence.assertions import AssertionCollector
 from provscore.evidence.binding import bound_calls, bound_code, with_sorted_keywords
 from provscore.evidence.calls import call_signature, offered_signatures
 from provscore.evidence.constants import normalize, unparse
-from provscore.evidence.context import Collector, Context, Frame, HelperLookup
+from provscore.evidence.context import Collector, Context, Frame, HelperLookup, RawItem
 from provscore.evidence.helpers import add_helper_calls, helper_oracles
 from provscore.evidence.inheritance import (
     Inherited,
@@ -259,13 +259,7 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
         text = shaper.code(raw.node)
         if raw.kind is EvidenceKind.ASSERT:
             text = normalize("assert " + text)
-        # Arguments bound to parameter names: assertContains(r, t, status_code=200) is
-        # the bare call, a keyword given by position is the same call (binding.py).
-        signature = call_signature(ctx, raw)
-        if signature is not None:
-            bound = bound_code(text, signature)
-        else:
-            bound = with_sorted_keywords(text) if raw.kind in _CALL_KINDS else text
+        bound = _bound(ctx, raw, text)
         shape = shaper.shape(raw) if bound == text else shaper.shape_of(raw, bound)
         kind = raw.kind
         spelled = canonical(raw, bound)
@@ -314,6 +308,16 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
     items, test_defs = _with_inherited(ctx, shaper, inherited, items, test_defs)
     items, test_defs = _with_class_inputs(ctx, items, test_defs)
     return FileEvidence(ctx.path, tuple(items), tuple(sups), tuple(test_defs), tuple(helper_defs))
+
+
+def _bound(ctx: Context, raw: RawItem, text: str) -> str:
+    """The item's code with its call's arguments bound to parameter names:
+    assertContains(r, t, status_code=200) is the bare call, a keyword given by position is
+    the same call (binding.py); a call of unknown signature has its keywords in name order."""
+    signature = call_signature(ctx, raw)
+    if signature is not None:
+        return bound_code(text, signature)
+    return with_sorted_keywords(text) if raw.kind in _CALL_KINDS else text
 
 
 def _with_inherited(ctx: Context, shaper: Shaper, inherited: list[Inherited],
