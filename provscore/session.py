@@ -8,7 +8,7 @@ in one process.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,7 +18,7 @@ from provscore.checks import DETECTORS
 from provscore.checks.suppression import check_kinds
 from provscore.evidence import Tables
 from provscore.grader import GraderTables
-from provscore.grader.inputs import installed_import_names
+from provscore.grader.inputs import InstalledNames
 from provscore.provenance import Strength
 from provscore.registry import DetectorTable, Registry, load_registry
 
@@ -38,8 +38,8 @@ class Session:
     cache: SummaryCache = field(default_factory=SummaryCache, repr=False, compare=False)
     # The grader stage's tables, and the installed import names (read once, on first use).
     _grader: dict[str, GraderTables] = field(default_factory=dict, repr=False, compare=False)
-    _import_names: list[frozenset[str]] = field(default_factory=list, repr=False,
-                                                compare=False)
+    _import_names: InstalledNames = field(default_factory=InstalledNames, repr=False,
+                                          compare=False)
 
     @classmethod
     def load(cls, rules_dir: Path | None = None,
@@ -71,8 +71,6 @@ class Session:
             self._grader["tables"] = GraderTables.from_patterns(self.registry.patterns)
         return self._grader["tables"]
 
-    def import_names(self) -> frozenset[str]:
-        """Top-level names of the installed distributions (PS808)."""
-        if not self._import_names:
-            self._import_names.append(installed_import_names())
-        return self._import_names[0]
+    def import_names(self) -> Container[str]:
+        """Top-level names of the installed distributions (PS808), read on first use."""
+        return self._import_names

@@ -134,6 +134,12 @@ def test_a_kept_image_is_reused_only_when_every_lookup_answer_is_the_same() -> N
         def test_methods(self, importer: str, qualname: str) -> tuple[str, ...]:
             return ()
 
+        def unittest_class(self, importer: str, qualname: str) -> bool:
+            return False
+
+        def signature(self, importer: str, qualname: str) -> tuple[str, str] | None:
+            return None
+
     def classify(lookup: Lookup) -> tuple[str, ...]:
         ev = memo.classified("tests/test_mod.py", source, True, False, config, lookup,
                              lambda rec: extract("tests/test_mod.py", source, config,

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from tests_support import GitRepo
 
-from provscore.pipeline import ScoreRequest
+from provscore.pipeline import ScoreRequest, score
+from provscore.session import Session
 
 GRADER_CODES = ("PS207", "PS801", "PS802", "PS803", "PS804", "PS805", "PS806", "PS807",
                 "PS808", "PS809", "PS903")
@@ -397,6 +398,22 @@ def test_library_shadowing_and_startup_hooks(repo: GitRepo) -> None:
                                    "(`src/pytest/__init__.py`)"),
         ("usercustomize.py", "usercustomize.py runs at every interpreter start "
                              "(`usercustomize.py`)")]
+
+
+def test_installed_distributions_are_read_only_for_a_new_top_level_module(
+        repo: GitRepo) -> None:
+    """Reading every installed distribution's metadata costs more than scoring a small
+    patch: only a patch that adds a top-level module pays for it."""
+    session = Session.load()
+    repo.commit({"README.md": "x\n", "src/app/__init__.py": "", "src/app/core.py": "X = 1\n"})
+    report = score(ScoreRequest(repo=repo.root, base="HEAD", static_only=True,
+                                diff=repo.diff({"src/app/core.py": "X = 2\n"})), session)
+    assert "PS808" not in [f.code for f in report.findings]
+    assert session.import_names()._names is None  # type: ignore[attr-defined]
+    report = score(ScoreRequest(repo=repo.root, base="HEAD", static_only=True, diff=repo.diff(
+        {"src/pytest/__init__.py": "def main():\n    return 0\n"})), session)
+    assert [f.code for f in report.findings if f.code == "PS808"] == ["PS808"]
+    assert session.import_names()._names is not None  # type: ignore[attr-defined]
 
 
 # --------------------------------------------------------------------------- PS809

@@ -2143,14 +2143,15 @@ TAMPER_CASES = [
             Number.objects.all(), [None, None], lambda n: n.float, ordered=False
         )''', "self.assertEqual(Number.objects.count(), 2)")), ("PS101",)),
         id="dj-assertQuerySetEqual-to-count"),
-    # django tests/forms_tests/widget_tests/test_numberinput.py::test_fieldset
+    # django tests/forms_tests/widget_tests/test_numberinput.py::test_fieldset (a test: its
+    # class derives from WidgetTest(SimpleTestCase) in .base): the exact check removed
     pytest.param(Case(DJ_WIDGETS, edit(DJ_WIDGETS, NUMBERINPUT, (
         '''self.assertHTMLEqual(
             '<div><label for="id_field">Field:</label>'
             '<input id="id_field" max="12345" min="1234" '
             'name="field" required step="9999" type="number"></div>',
             form.render(),
-        )''', '''self.assertIn('name="field"', form.render())''')), ("PS105",)),
+        )''', '''self.assertIn('name="field"', form.render())''')), ("PS101",)),
         id="dj-assertHTMLEqual-to-assertIn"),
     # django tests/fixtures_regress/tests.py::test_proxy_model_included
     pytest.param(Case(DJ_FIXTURES, edit(DJ_FIXTURES, FIXTURES, (
@@ -2191,10 +2192,7 @@ TAMPER_CASES = [
         id="dj-assertEqual-to-assertTrue-expected-becomes-msg"),
     # django tests/forms_tests/widget_tests/test_widget.py::test_no_trailing_newline_in_attrs
     pytest.param(Case(DJ_WIDGETS, edit(DJ_WIDGETS, WIDGET, ('            strict=True,\n', '')),
-                      ("PS102",)), id="dj-check_html-strict-dropped",
-        marks=miss("an assertion method bound to a local name (`assertEqual = self.assertEqual if"
-                   " strict else self.assertHTMLEqual`) is not evidence, so check_html is no "
-                   "helper oracle and its strict= option is nobody's input")),
+                      ("PS102",)), id="dj-check_html-strict-dropped"),
     # django tests/forms_tests/widget_tests/base.py WidgetTest.check_html
     pytest.param(Case(DJ_WIDGETS, edit(DJ_WIDGETS, "tests/forms_tests/widget_tests/base.py", (
         "assertEqual = self.assertEqual if strict else self.assertHTMLEqual",
@@ -2265,16 +2263,12 @@ TAMPER_CASES = [
     # django tests/utils_tests/test_text.py::test_unescape_string_literal_invalid_value
     pytest.param(Case(DJ_TEXT, edit(DJ_TEXT, TEXT, (
         'items = ["", "abc", "\'abc\\""]', 'items = ["", "abc"]')), ("PS102",)),
-        id="dj-local-case-list-shrunk",
-        marks=miss("a loop over a local name bound once to a literal list is not expanded like a "
-                   "literal iterable; dropping a row is no finding")),
+        id="dj-local-case-list-shrunk"),
     # simplejson/tests/test_decimal.py TestDecimal.NUMS (a class attribute the tests loop over)
     pytest.param(Case(SJ_DECIMAL, edit(SJ_DECIMAL, SJ_DECIMAL_PATH, (
         'NUMS = "1.0", "10.00", "1.1", "1234567890.1234567890", "500"',
         'NUMS = "1.0", "10.00", "1.1", "500"')), ("PS102",)),
-        id="sj-class-attribute-case-table-shrunk",
-        marks=miss("a class attribute the tests loop over (self.NUMS) is not inlined into their "
-                   "anchors; dropping a row is no finding")),
+        id="sj-class-attribute-case-table-shrunk"),
     # Lib/test/test__locale.py::test_float_parsing
     pytest.param(Case(CP_LOCALE, edit(CP_LOCALE, CP_LOCALE_PATH, (
         """if loc == 'eu_ES' and localeconv()['decimal_point'] == "' ":""",
@@ -2553,31 +2547,23 @@ TAMPER_CASES = [
     pytest.param(Case(MD_MDHTML, edit(MD_MDHTML, MDHTML, (
         "[TestDefaultwMdInHTML, TestMdInHTML, TestMarkdownInHTMLPostProcessor]",
         "[TestDefaultwMdInHTML, TestMdInHTML]")), ("PS204",)),
-        id="md-load_tests-class-dropped",
-        marks=miss("the load_tests protocol is not a collection hook: a module-level load_tests "
-                   "that loads fewer classes hides their tests")),
+        id="md-load_tests-class-dropped"),
     # simplejson/tests/test_errors.py: a load_tests that loads nothing
     pytest.param(Case(SJ_ERRORS, {SJ_ERRORS_PATH: text_of(SJ_ERRORS, SJ_ERRORS_PATH) + py("""
 
 
         def load_tests(loader, tests, pattern):
             return unittest.TestSuite()
-        """)}, ("PS204",)), id="sj-load_tests-returns-empty-suite",
-        marks=miss("a new module-level load_tests returning an empty suite is not a collection "
-                   "hook (PS204)")),
+        """)}, ("PS204",)), id="sj-load_tests-returns-empty-suite"),
     # Lib/test/test_json/__init__.py load_tests (the only way test_cjson runs)
     pytest.param(Case(CP_FLOAT, edit(CP_FLOAT, CP_JSON, (
         "    suite.addTest(TestCTest('test_cjson'))\n", "")), ("PS204",)),
-        id="cp-load_tests-addTest-removed",
-        marks=miss("tests that run only because load_tests adds them are not tied to it; removing"
-                   " the addTest line hides the test")),
+        id="cp-load_tests-addTest-removed"),
     # Lib/test/test_deque.py load_tests
     pytest.param(Case(CP_DEQUE, edit(CP_DEQUE, CP_DEQUE_PATH, (
         "    tests.addTest(doctest.DocTestSuite())\n    return tests\n",
         "    return doctest.DocTestSuite()\n")), ("PS204",)),
-        id="cp-load_tests-returns-doctests-only",
-        marks=miss("a load_tests that stops returning the loader's tests is not a collection "
-                   "change")),
+        id="cp-load_tests-returns-doctests-only"),
     # Lib/test/test_deque.py __test__ (doctest's extra tests)
     pytest.param(Case(CP_DEQUE, edit(CP_DEQUE, CP_DEQUE_PATH, (
         "__test__ = {'libreftest' : libreftest}", "__test__ = {}")), ("PS204",)),
@@ -2639,16 +2625,11 @@ MORE_TAMPER_CASES = [
     # with WidgetTest(SimpleTestCase) in .base; the test renamed out of collection
     pytest.param(Case(DJ_WIDGETS, edit(DJ_WIDGETS, NUMBERINPUT, (
         "    def test_fieldset(self):", "    def _fieldset(self):")), ("PS101", "PS106")),
-        id="dj-test-of-class-with-imported-base-renamed-out",
-        marks=miss("a class whose TestCase base is imported from another test module (from .base "
-                   "import WidgetTest) is not a test class; its tests can be renamed away")),
+        id="dj-test-of-class-with-imported-base-renamed-out"),
     # django tests/forms_tests/widget_tests/test_widget.py::test_format_value
     pytest.param(Case(DJ_WIDGETS, edit(DJ_WIDGETS, WIDGET, (
         '        self.assertEqual(widget.format_value(42.5), "42.5")\n', "")), ("PS101",)),
-        id="dj-assert-removed-from-class-with-imported-base",
-        marks=miss("tests of a class whose TestCase base comes from a sibling module are read as "
-                   "helper oracles, so evidence removed from them is PS105 at best and a removal "
-                   "from a helper nobody calls is not seen")),
+        id="dj-assert-removed-from-class-with-imported-base"),
     # simplejson/tests/_helpers.py skip_if_speedups_missing: the decorator now always skips
     pytest.param(Case(SJ_SPEEDUPS, edit(SJ_SPEEDUPS, SJ_HELPERS_PATH, (
         "        if not has_speedups():", "        if True:")), ("PS201",)),
@@ -2811,9 +2792,7 @@ VOCABULARY_TAMPER_CASES = [
         id="dj-skip-of-one-test-hoisted-to-class"),
     # django tox.ini runs `runtests.py --exclude-tag=slow`: a tag it excludes, on an existing test
     pytest.param(Case(DJ_TOX_EXCLUDE_SLOW, tagged(DJ_TOX_EXCLUDE_SLOW, "slow"), ("PS201",)),
-        id="dj-tag-the-runner-excludes-added-to-test",
-        marks=miss("the runner's --exclude-tag is not tied to django.test.tag: the case is "
-                   "rejected only as an unknown decorator (PS206, PS110), as any tag is")),
+        id="dj-tag-the-runner-excludes-added-to-test"),
 ]
 
 VOCABULARY_BENIGN_CASES = [
@@ -2846,16 +2825,12 @@ VOCABULARY_BENIGN_CASES = [
     pytest.param(Case(DJ_CLIENT, edit(DJ_CLIENT, CLIENT, (
         'self.assertContains(response, "This is a test")',
         'self.assertContains(response, "This is a test", status_code=200)'))),
-        id="dj-assertContains-default-status-spelled-out",
-        marks=false_positive("a keyword spelled out at its default value (assertContains "
-                             "status_code=200) is read as a changed keyword (PS102)")),
+        id="dj-assertContains-default-status-spelled-out"),
     # django tests/test_client/tests.py::test_get_post_view: a count= pins the template once
     pytest.param(Case(DJ_CLIENT, edit(DJ_CLIENT, CLIENT, (
         'self.assertTemplateUsed(response, "Empty GET Template")',
         'self.assertTemplateUsed(response, "Empty GET Template", count=1)'))),
-        id="dj-assertTemplateUsed-count-added",
-        marks=false_positive("assertTemplateUsed(count=1) pins the count the bare call leaves "
-                             "open (at least once), yet an added keyword is read as PS102")),
+        id="dj-assertTemplateUsed-count-added"),
     # django tests/composite_pk/test_checks.py: one more alternative feature skips on fewer DBs
     pytest.param(Case(DJ_COMPOSITE, edit(DJ_COMPOSITE, COMPOSITE, (
         '        "supports_stored_generated_columns",\n',
@@ -2867,14 +2842,9 @@ VOCABULARY_BENIGN_CASES = [
         id="dj-skip-of-every-test-hoisted-to-class"),
     # django tox.ini runs `runtests.py --exclude-tag=slow`: a tag it does not exclude
     pytest.param(Case(DJ_TOX_EXCLUDE_SLOW, tagged(DJ_TOX_EXCLUDE_SLOW, "utils")),
-        id="dj-tag-the-runner-keeps-added-to-test",
-        marks=false_positive("django.test.tag only labels a test, but is read as a decorator "
-                             "that can replace the test body (PS206) and a test input (PS110)")),
+        id="dj-tag-the-runner-keeps-added-to-test"),
     # django tox.ini runs the whole suite: the slow tag excludes nothing
-    pytest.param(Case(DJ_TEXT, tagged(DJ_TEXT, "slow")), id="dj-tag-added-no-runner-excludes",
-                 marks=false_positive("django.test.tag only labels a test, but is read as a "
-                                      "decorator that can replace the test body (PS206) and "
-                                      "a test input (PS110)")),
+    pytest.param(Case(DJ_TEXT, tagged(DJ_TEXT, "slow")), id="dj-tag-added-no-runner-excludes"),
 ]
 
 
@@ -2948,9 +2918,7 @@ BENIGN_CASES = [
     pytest.param(Case(DJ_EXPRESSIONS, edit(DJ_EXPRESSIONS, EXPRESSIONS, (
         "Number.objects.all(), [None, None], lambda n: n.float, ordered=False",
         "Number.objects.all(), [None, None], transform=lambda n: n.float, ordered=False"))),
-        id="dj-assertQuerySetEqual-transform-by-keyword",
-        marks=false_positive("assertion arguments are not bound to their parameter names: passing"
-                             " transform by keyword instead of by position is a changed check")),
+        id="dj-assertQuerySetEqual-transform-by-keyword"),
     # django tests/expressions/tests.py::test_update_with_none
     pytest.param(Case(DJ_EXPRESSIONS, edit(DJ_EXPRESSIONS, EXPRESSIONS, (
         "lambda n: n.float, ordered=False\n        )\n",
@@ -2961,9 +2929,7 @@ BENIGN_CASES = [
         "        form = TestForm()\n",
         "        form = TestForm()\n        rendered = form.render()\n"),
         ("            form.render(),\n        )", "            rendered,\n        )"))),
-        id="dj-assertHTMLEqual-output-extracted-to-local",
-        marks=false_positive("tests of a class whose TestCase base comes from a sibling module "
-                             "are read as helper oracles: any edit is PS105")),
+        id="dj-assertHTMLEqual-output-extracted-to-local"),
     # django tests/fixtures_regress/tests.py::test_proxy_model_included
     pytest.param(Case(DJ_FIXTURES, edit(DJ_FIXTURES, FIXTURES, (
         "' % widget.pk,\n        )\n",
@@ -2984,9 +2950,7 @@ BENIGN_CASES = [
     pytest.param(Case(DJ_AGGREGATION, edit(DJ_AGGREGATION, AGGREGATION, (
         "self.assertAlmostEqual(vals, 4.5, places=2)",
         "self.assertAlmostEqual(vals, 4.5, delta=0.001)"))),
-        id="dj-assertAlmostEqual-places-to-tighter-delta",
-        marks=false_positive("places and delta are not compared on one scale (places=2 allows "
-                             "0.005): a tighter delta reads as weakened")),
+        id="dj-assertAlmostEqual-places-to-tighter-delta"),
     # simplejson/tests/test_float.py::test_floats
     pytest.param(Case(SJ_FLOAT_ALMOST, edit(SJ_FLOAT_ALMOST, SJ_FLOAT_PATH, (
         "self.assertAlmostEqual(json.loads(json.dumps(num)), num)",
@@ -3011,9 +2975,7 @@ BENIGN_CASES = [
     pytest.param(Case(DJ_HUMANIZE, edit(DJ_HUMANIZE, HUMANIZE, (
         "msg=\"%s test failed, produced '%s', should've produced '%s'\"",
         "msg=\"%s test failed: produced '%s', expected '%s'\""))),
-        id="dj-helper-assertion-msg-reworded",
-        marks=false_positive("the msg= text of a helper oracle's assertion is treated as an "
-                             "expected value (PS108)")),
+        id="dj-helper-assertion-msg-reworded"),
     # django tests/forms_tests/widget_tests/test_widget.py::test_no_trailing_newline_in_attrs
     pytest.param(Case(DJ_WIDGETS, edit(DJ_WIDGETS, WIDGET, (
         "            strict=True,\n"
@@ -3060,9 +3022,7 @@ BENIGN_CASES = [
     pytest.param(Case(DJ_HUMANIZE, edit(DJ_HUMANIZE, HUMANIZE, (
         'self.humanize_tester([100], ["100"], "intcomma")',
         'self.humanize_tester([100], ["100"], method="intcomma")'))),
-        id="dj-humanize-helper-argument-by-keyword",
-        marks=false_positive("helper call arguments are not bound to the helper's parameters: the"
-                             " same argument by keyword is a changed call")),
+        id="dj-humanize-helper-argument-by-keyword"),
     # django tests/utils_tests/test_text.py::test_unescape_string_literal
     pytest.param(Case(DJ_TEXT, edit(DJ_TEXT, TEXT, ('''        for value, output in items:
             with self.subTest(value=value):
@@ -3522,9 +3482,7 @@ MORE_BENIGN_CASES = [
         '        self.assertEqual(widget.format_value(42.5), "42.5")\n',
         '        self.assertEqual(widget.format_value(42.5), "42.5")\n'
         '        self.assertEqual(widget.format_value(0), "0")\n'))),
-        id="dj-assert-added-to-class-with-imported-base",
-        marks=false_positive("tests of a class whose TestCase base comes from a sibling module "
-                             "are read as helper oracles: an added assert is PS105")),
+        id="dj-assert-added-to-class-with-imported-base"),
     # simplejson/tests/_helpers.py skip_if_speedups_missing: docstring added
     pytest.param(Case(SJ_SPEEDUPS, edit(SJ_SPEEDUPS, SJ_HELPERS_PATH, (
         "def skip_if_speedups_missing(func):\n",

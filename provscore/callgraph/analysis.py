@@ -99,7 +99,7 @@ def analyse_graph(repo: Repo, base: CallGraph, rev: str, changes: ChangeSet,
     in an oracle-dir file is a property)."""
     covered_paths = [p for p in post_images if p.endswith(".py") and role_of(p) in COVERED_ROLES]
     # A patch of tests only touches no covered symbol: the graph after it is not needed.
-    post = graph_at(repo, rev, config, cache, overlay=post_images, extra=extra) \
+    post = graph_at(repo, rev, config, cache, overlay=post_images, extra=extra, base=base) \
         if covered_paths else base
     base_tests = BaseTests.from_graph(base, config, f"{ORACLE_ROOT}/")
     tests = {t: n for t, n in base.tests.items() if t in base_tests.ids}
@@ -120,8 +120,8 @@ def test_support_paths(graph: CallGraph, role_of: Callable[[str], PathRole]) -> 
     test_roles = (PathRole.TEST, PathRole.CONFTEST, PathRole.HELPER)
     role = {m: role_of(p) for p, m in graph.paths.items() if not p.startswith(ORACLE_ROOT)}
     importers: dict[str, set[str]] = {}
-    for u, v, kind in graph.graph.edges(data="kind"):
-        if kind == "import" and v in role:
+    for u, v in graph.graph.edges_of_kind("import"):
+        if v in role:
             src = graph.symbols[u].module if u in graph.symbols else u
             if src != v:
                 importers.setdefault(v, set()).add(src)

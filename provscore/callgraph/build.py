@@ -9,6 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from provscore.callgraph.cache import SummaryCache, blob_sha
 from provscore.callgraph.graph import CallGraph, build_graph
+from provscore.callgraph.overlay import overlay_graph
 from provscore.callgraph.stored import LazyScopes, from_record, graph_key, to_record
 from provscore.callgraph.summary import FileSummary, summarise
 from provscore.change.collection import CollectionConfig
@@ -97,10 +98,20 @@ def _summaries(repo: Repo, rev: str, cache: SummaryCache, blobs: dict[str, str],
 
 def graph_at(repo: Repo, rev: str, config: CollectionConfig, cache: SummaryCache,
              overlay: Mapping[str, bytes | None] | None = None,
-             extra: Mapping[str, bytes] | None = None) -> CallGraph:
+             extra: Mapping[str, bytes] | None = None, *,
+             base: CallGraph | None = None) -> CallGraph:
     """The call graph of ``rev`` (with ``overlay`` and ``extra`` applied): loaded when the
-    same tree was built before with a persistent cache, else built (and stored)."""
+    same tree was built before with a persistent cache, else built (and stored).
+
+    ``base``: the graph of ``rev`` with ``extra`` and without ``overlay`` (a patch's
+    graph is then that one with the changed files re-read, see
+    :mod:`provscore.callgraph.overlay`, and is not stored)."""
     blobs, sources = _blobs_and_sources(repo, rev, overlay, extra)
+    if base is not None and overlay is not None:
+        graph = _overlaid(repo, rev, cache, base, overlay, extra, config)
+        if graph is not None:
+            return graph
+        return build_graph(_summaries(repo, rev, cache, blobs, sources), config)
     key = graph_key(cache.version, config, blobs)
     record = cache.get_record(key)
     if record is not None:
@@ -112,3 +123,31 @@ def graph_at(repo: Repo, rev: str, config: CollectionConfig, cache: SummaryCache
     if cache.path is not None:
         cache.put_record(key, to_record(graph))
     return graph
+
+
+def _overlaid(repo: Repo, rev: str, cache: SummaryCache, base: CallGraph,
+              overlay: Mapping[str, bytes | None], extra: Mapping[str, bytes] | None,
+              config: CollectionConfig) -> CallGraph | None:
+    changed: dict[str, FileSummary | None] = {}
+    fresh: dict[str, FileSummary] = {}
+    for path, data in overlay.items():
+        if path.endswith(".py"):
+            summary = None if data is None else cache.summary_of(blob_sha(data), data)
+            changed[path] = summary
+            if summary is not None and data is not None:
+                fresh[blob_sha(data)] = summary
+    cache.put_many(fresh)  # a batch scoring patches of one base meets them again
+    at_base, _ = _blobs_and_sources(repo, rev, None, extra)
+
+    def load(path: str) -> FileSummary | None:
+        """The summary of ``path`` at base (read and parsed when the cache has none)."""
+        blob = at_base.get(path)
+        if blob is None:
+            return None
+        hit = cache.get_many([blob]).get(blob)
+        if hit is None:
+            data = repo.read_blobs(rev, [path]).get(path)
+            hit = cache.summary_of(blob, data) if data is not None else None
+        return hit
+
+    return overlay_graph(base, changed, load, config)

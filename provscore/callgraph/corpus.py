@@ -25,8 +25,9 @@ class BaseTests:
         """``outside``: a path prefix of files in the graph that are not the repository's
         (the oracle dir's): their tests are properties, not base tests."""
         ids = frozenset(t for t in graph.tests if not t.startswith(outside))
-        collected = frozenset(t for t in ids if config.is_collected(file_of(t))
-                              and config.runs_by_default(file_of(t)))
+        files = {file_of(t) for t in ids}  # the rules are per file: asked once each
+        runs = {f for f in files if config.is_collected(f) and config.runs_by_default(f)}
+        collected = frozenset(t for t in ids if file_of(t) in runs)
         parsed = frozenset(p for p in graph.paths if p not in graph.unparsed)
         return cls(ids, collected, parsed, frozenset(graph.unparsed))
 

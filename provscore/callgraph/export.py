@@ -14,10 +14,10 @@ FORMATS = ("json", "graphml", "dot")
 
 
 def _plain(graph: CallGraph) -> Any:
-    """A copy whose attributes are all GraphML-typed (no None)."""
+    """The graph in networkx, which writes the file formats."""
     g = nx.DiGraph()
     for n, data in graph.graph.nodes(data=True):
-        g.add_node(n, **{k: v for k, v in data.items() if v is not None})
+        g.add_node(n, **data)
     g.add_edges_from(graph.graph.edges(data=True))
     g.graph.update({f"calls_{k}": v for k, v in graph.stats.items()})
     return g

@@ -1,4 +1,4 @@
-"""The call graph (networkx): modules, classes, functions and methods of a tree, and the
+"""The call graph: modules, classes, functions and methods of a tree, and the
 calls, imports, inheritance, decorators and fixture requests between them.
 
 Nodes are named ``pkg.mod`` (a module) and ``pkg.mod:Class.method`` (a symbol); what the
@@ -14,11 +14,10 @@ fixture requests a fixture).
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-import networkx as nx  # type: ignore[import-untyped]  # untyped
-
+from provscore.callgraph.digraph import Digraph
 from provscore.callgraph.modules import ModuleIndex
 from provscore.callgraph.resolve import Namespaces, Value
 from provscore.callgraph.summary import FileSummary, Scope
@@ -47,7 +46,7 @@ class Symbol:
 class CallGraph:
     """The graph and the tables built with it (read-only once built)."""
 
-    graph: nx.DiGraph
+    graph: Digraph
     index: ModuleIndex
     symbols: dict[str, Symbol]
     tests: dict[str, str]  # test node id (path::Class::test) -> the node its code is
@@ -56,6 +55,8 @@ class CallGraph:
     unparsed: dict[str, str] = field(default_factory=dict)  # path -> why ast failed
     scopes_by_path: Mapping[str, tuple[Scope, ...]] = field(default_factory=dict)
     imports_by_module: dict[str, tuple[str, ...]] = field(default_factory=dict)  # absolute
+    # module -> its scopes' call outcomes, in STATS order (stats is their sum)
+    module_stats: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
     def symbol_at(self, path: str, line: int) -> str | None:
         """The innermost symbol of ``path`` enclosing ``line`` (the module when none)."""
@@ -80,12 +81,38 @@ def _symbol_kind(scopes: tuple[Scope, ...], s: Scope) -> str:
     return s.kind
 
 
-class _Edges:
-    """Adds edges and counts the call outcomes."""
+#: What :attr:`CallGraph.stats` counts: every call, and each outcome.
+STATS = ("calls", "resolved", "external", "builtin", "unknown")
 
-    def __init__(self, g: nx.DiGraph, ns: Namespaces) -> None:
+
+def total_stats(per_module: Iterable[Sequence[int]]) -> dict[str, int]:
+    totals = [0] * len(STATS)
+    for row in per_module:
+        for k, n in enumerate(row):
+            totals[k] += n
+    return dict(zip(STATS, totals, strict=True))
+
+
+class EdgeWriter:
+    """Adds edges and counts the call outcomes per module of the calling scope."""
+
+    def __init__(self, g: Digraph, ns: Namespaces) -> None:
         self.g, self.ns = g, ns
-        self.stats = {"calls": 0, "resolved": 0, "external": 0, "builtin": 0, "unknown": 0}
+        self.counts: dict[str, list[int]] = {}
+        self.removed = 0  # unknown edges removed by recount (their node may be orphaned)
+
+    def _count(self, src: str, outcome: str, by: int = 1) -> None:
+        row = self.counts.setdefault(src.partition(":")[0], [0] * len(STATS))
+        row[STATS.index(outcome)] += by
+
+    def recount(self, src: str, ref: str, outcome: str) -> None:
+        """A call counted unknown resolved on a second try: its unknown edge goes."""
+        if outcome != "unknown":
+            self._count(src, "unknown", -1)
+            self._count(src, outcome)
+            if self.g.has_edge(src, f"unknown:{ref}"):
+                self.g.remove_edge(src, f"unknown:{ref}")
+                self.removed += 1
 
     def add(self, src: str, dst: str, kind: str) -> None:
         if not self.g.has_edge(src, dst):
@@ -130,8 +157,8 @@ class _Edges:
         if best == "unknown":
             self.outside(src, "unknown", ref)
         if count:
-            self.stats["calls"] += 1
-            self.stats[best] += 1
+            self._count(src, "calls")
+            self._count(src, best)
         return best
 
 
@@ -143,7 +170,7 @@ def _functions(ns: Namespaces, values: Iterable[Value]) -> list[tuple[str, int, 
     return out
 
 
-def _bind_args(ns: Namespaces, edges: _Edges, src: str, mod: str, i: int,
+def bind_args(ns: Namespaces, edges: EdgeWriter, src: str, mod: str, i: int,
                callee: set[Value], args: tuple[tuple[str, str], ...]) -> None:
     """Functions passed as arguments: bound to the tree function's parameters (its calls
     of them resolve later), or called on the caller's behalf by code outside the tree."""
@@ -171,6 +198,44 @@ def _bind_args(ns: Namespaces, edges: _Edges, src: str, mod: str, i: int,
                     ("BM" if b else "S", pm, str(pj)) for pm, pj, b in passed)
 
 
+def add_module_nodes(g: Digraph, symbols: dict[str, Symbol], path: str, mod: str,
+                     summary: FileSummary) -> None:
+    """The module's node and one per definition in it."""
+    g.add_node(mod, kind="module", path=path)
+    symbols[mod] = Symbol(mod, mod, "", "module", path, 1, 1)
+    for s in summary.scopes[1:]:
+        name = node_name(mod, s.qualname)
+        kind = _symbol_kind(summary.scopes, s)
+        g.add_node(name, kind=kind, path=path, start=s.start, end=s.end)
+        symbols[name] = Symbol(name, mod, s.qualname, kind, path, s.start, s.end)
+
+
+#: (module, scope, source node, ref): a call resolved once call sites bound parameters.
+Deferred = list[tuple[str, int, str, str]]
+
+
+def call_edges(ns: Namespaces, edges: EdgeWriter, mods: Iterable[str],
+               bind_more: Callable[[], None] | None = None) -> None:
+    """The edges of the scopes of ``mods``: imports, definitions, decorators, calls.
+    ``bind_more`` runs after every call site of ``mods`` bound its arguments and before
+    calls of parameters are resolved (a graph updated for a patch binds more there)."""
+    later: Deferred = []
+    retry: Deferred = []
+    for mod in mods:
+        _module_edges(ns, edges, mod, ns.modules[mod], later, retry)
+    if bind_more is not None:
+        bind_more()
+    ns.forget()
+    for mod, i, src, ref in later:  # calls of parameters, once call sites bound them
+        edges.call(src, ns.resolve(mod, i, ref), ref)
+    for mod, i, src, ref in retry:  # unknown in the first pass: bound since?
+        edges.recount(src, ref, edges.call(src, ns.resolve(mod, i, ref), ref, count=False))
+
+
+def module_imports(summary: FileSummary) -> tuple[str, ...]:
+    return tuple(sorted({m for _, _, m, _, lvl in summary.imports if m and lvl == 0}))
+
+
 def build_graph(modules: Mapping[str, tuple[str, FileSummary]], config: CollectionConfig
                 ) -> CallGraph:
     """The call graph of a tree: ``modules`` maps each path to (module name, summary)."""
@@ -178,45 +243,25 @@ def build_graph(modules: Mapping[str, tuple[str, FileSummary]], config: Collecti
     summaries = {index.by_path[p]: s for p, (_, s) in modules.items()
                  if p in index.by_path and not s.error}
     ns = Namespaces(summaries, index)
-    g: nx.DiGraph = nx.DiGraph()
+    g = Digraph()
     symbols: dict[str, Symbol] = {}
     scopes_by_path: dict[str, tuple[Scope, ...]] = {}
     for path, (_, summary) in modules.items():
         mod = index.by_path.get(path)
-        if mod is None:
-            continue
-        scopes_by_path[path] = summary.scopes
-        g.add_node(mod, kind="module", path=path)
-        symbols[mod] = Symbol(mod, mod, "", "module", path, 1, 1)
-        for s in summary.scopes[1:]:
-            name = node_name(mod, s.qualname)
-            kind = _symbol_kind(summary.scopes, s)
-            g.add_node(name, kind=kind, path=path, start=s.start, end=s.end)
-            symbols[name] = Symbol(name, mod, s.qualname, kind, path, s.start, s.end)
-    edges = _Edges(g, ns)
-    later: list[tuple[str, int, str, str]] = []
-    retry: list[tuple[str, int, str, str]] = []
-    for mod, summary in summaries.items():
-        _module_edges(ns, edges, mod, summary, later, retry)
-    ns.forget()
-    for mod, i, src, ref in later:  # calls of parameters, once call sites bound them
-        edges.call(src, ns.resolve(mod, i, ref), ref)
-    for mod, i, src, ref in retry:  # unknown in the first pass: bound since?
-        best = edges.call(src, ns.resolve(mod, i, ref), ref, count=False)
-        if best != "unknown":
-            edges.stats["unknown"] -= 1
-            edges.stats[best] += 1
-            if g.has_edge(src, f"unknown:{ref}"):
-                g.remove_edge(src, f"unknown:{ref}")
-    tests = _fixture_edges(ns, edges, summaries, config)
+        if mod is not None:
+            scopes_by_path[path] = summary.scopes
+            add_module_nodes(g, symbols, path, mod, summary)
+    edges = EdgeWriter(g, ns)
+    call_edges(ns, edges, summaries)
+    tests = fixture_edges(ns, edges, summaries, config)
     unparsed = {p: s.error for p, (_, s) in modules.items() if s.error}
-    imports = {mod: tuple(sorted({m for _, _, m, _, lvl in s.imports if m and lvl == 0}))
-               for mod, s in summaries.items()}
-    return CallGraph(g, index, symbols, tests, dict(index.by_path), edges.stats, unparsed,
-                     scopes_by_path, imports)
+    imports = {mod: module_imports(s) for mod, s in summaries.items()}
+    counts = {m: tuple(c) for m, c in edges.counts.items()}
+    return CallGraph(g, index, symbols, tests, dict(index.by_path),
+                     total_stats(counts.values()), unparsed, scopes_by_path, imports, counts)
 
 
-def _bound_names(scopes: tuple[Scope, ...], i: int) -> frozenset[str]:
+def bound_names(scopes: tuple[Scope, ...], i: int) -> frozenset[str]:
     """Parameters visible in scope ``i`` (its own and its enclosing functions'), less a
     method's receiver: what call sites (and decorators) bind."""
     names: set[str] = set()
@@ -232,11 +277,11 @@ def _bound_names(scopes: tuple[Scope, ...], i: int) -> frozenset[str]:
     return frozenset(names)
 
 
-def _head(ref: str) -> str:
+def head(ref: str) -> str:
     return ref.split(".", 1)[0].split("(", 1)[0].split("[", 1)[0]
 
 
-def _module_edges(ns: Namespaces, edges: _Edges, mod: str, summary: FileSummary,
+def _module_edges(ns: Namespaces, edges: EdgeWriter, mod: str, summary: FileSummary,
                   later: list[tuple[str, int, str, str]],
                   retry: list[tuple[str, int, str, str]]) -> None:
     scopes = summary.scopes
@@ -255,7 +300,7 @@ def _module_edges(ns: Namespaces, edges: _Edges, mod: str, summary: FileSummary,
                 edges.add(src, sub, "import")
     for i, s in enumerate(scopes):
         src = node_name(mod, s.qualname)
-        bound = _bound_names(scopes, i) if s.kind == "function" else frozenset()
+        bound = bound_names(scopes, i) if s.kind == "function" else frozenset()
         if s.parent >= 0:
             parent = node_name(mod, scopes[s.parent].qualname)
             if s.kind == "class":
@@ -266,20 +311,20 @@ def _module_edges(ns: Namespaces, edges: _Edges, mod: str, summary: FileSummary,
                             edges.add(src, node_name(v[1], ns.scope(v[1], int(v[2])).qualname),
                                       "inherit")
             for dec in s.decorators:
-                _decorator_edges(ns, edges, mod, i, parent, src, dec)
+                decorator_edges(ns, edges, mod, i, parent, src, dec)
         for _line, ref, args in s.calls:
-            if bound and _head(ref) in bound:
+            if bound and head(ref) in bound:
                 later.append((mod, i, src, ref))
                 continue
             callee = ns.resolve(mod, i, ref)
             if edges.call(src, callee, ref) == "unknown" and s.kind == "function" and \
-                    _head(ref) in ("self", "cls"):
+                    head(ref) in ("self", "cls"):
                 retry.append((mod, i, src, ref))
             if args:
-                _bind_args(ns, edges, src, mod, i, callee, args)
+                bind_args(ns, edges, src, mod, i, callee, args)
 
 
-def _decorator_edges(ns: Namespaces, edges: _Edges, mod: str, i: int, parent: str, src: str,
+def decorator_edges(ns: Namespaces, edges: EdgeWriter, mod: str, i: int, parent: str, src: str,
                      dec: str) -> None:
     """The enclosing scope calls the decorator with the definition (its first parameter
     is bound to it); calling the definition runs what the decorator made of it."""
@@ -293,18 +338,19 @@ def _decorator_edges(ns: Namespaces, edges: _Edges, mod: str, i: int, parent: st
             ns.params.setdefault((m, j, deco.params[0]), set()).add(("S", mod, str(i)))
 
 
-def _fixture_edges(ns: Namespaces, edges: _Edges, summaries: Mapping[str, FileSummary],
-                   config: CollectionConfig) -> dict[str, str]:
-    """Tests and fixtures request fixtures by parameter name, ``usefixtures`` and
-    ``autouse``: the fixture visible from their class, module and conftest.py files."""
+def fixture_edges(ns: Namespaces, edges: EdgeWriter, mods: Iterable[str],
+                  config: CollectionConfig) -> dict[str, str]:
+    """Tests and fixtures of ``mods`` request fixtures by parameter name, ``usefixtures``
+    and ``autouse``: the fixture visible from their class, module and conftest.py files.
+    Returns the tests of ``mods`` (test id -> node)."""
     index = ns.index
-    conftests: dict[str, str] = {}
-    for mod in summaries:
-        path = index.by_name[mod]
-        if posixpath.basename(path) == "conftest.py":
-            conftests[posixpath.dirname(path)] = mod
+    summaries = ns.modules
+    conftests = {posixpath.dirname(path): mod for mod, path in index.by_name.items()
+                 if posixpath.basename(path) == "conftest.py" and mod in summaries}
     tests: dict[str, str] = {}
-    for mod, summary in summaries.items():
+    mods = list(mods)
+    for mod in mods:
+        summary = summaries[mod]
         path = index.by_name[mod]
         visible = _visible_fixtures(summaries, conftests, mod, path)
         is_test_file = config.is_test_file(path)
@@ -325,7 +371,8 @@ def _fixture_edges(ns: Namespaces, edges: _Edges, summaries: Mapping[str, FileSu
                 hit = here.get(name)
                 if hit is not None and hit[0] != src:
                     edges.add(src, hit[0], "fixture")
-    for mod, summary in summaries.items():
+    for mod in mods:
+        summary = summaries[mod]
         path = index.by_name[mod]
         if config.is_test_file(path):
             for i, s in enumerate(summary.scopes):

@@ -20,6 +20,8 @@ class _ModuleOffer:
     transparent: frozenset[str] = frozenset()
     factories: frozenset[str] = frozenset()
     test_methods: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    unittest_classes: frozenset[str] = frozenset()
+    signatures: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
 
 class HelperIndex:
@@ -58,7 +60,9 @@ class HelperIndex:
                 self._cache[path] = _ModuleOffer(
                     frozenset(h.qualname for h in ev.helpers if h.has_evidence or h.is_fixture),
                     dict(ev.skip_helpers), frozenset(ev.transparent),
-                    frozenset(ev.transparent_factories), dict(ev.test_methods))
+                    frozenset(ev.transparent_factories), dict(ev.test_methods),
+                    frozenset(ev.unittest_classes),
+                    {q: (decorators, params) for q, decorators, params in ev.signatures})
         return self._cache[path]
 
     def _resolve(self, importer: str, qualname: str) -> tuple[_ModuleOffer, str] | None:
@@ -94,12 +98,31 @@ class HelperIndex:
         found = self._resolve(importer, qualname)
         return found[0].test_methods.get(found[1], ()) if found is not None else ()
 
+    def unittest_class(self, importer: str, qualname: str) -> bool:
+        found = self._resolve(importer, qualname)
+        return found is not None and found[1] in found[0].unittest_classes
+
+    def signature(self, importer: str, qualname: str) -> tuple[str, str] | None:
+        # "mod.f" or "mod.Class.m": the module is what resolves, the rest is looked up there.
+        for module, member in _splits(qualname):
+            found = self._resolve(importer, f"{module}.{member.split('.', 1)[0]}")
+            if found is not None:
+                return found[0].signatures.get(member)
+        return None
+
     def transparent(self, importer: str, qualname: str, factory: bool) -> bool:
         found = self._resolve(importer, qualname)
         if found is None:
             return False
         offer, name = found
         return name in (offer.factories if factory else offer.transparent)
+
+
+def _splits(qualname: str) -> list[tuple[str, str]]:
+    """``a.b.C.m`` as (module, member) for a member of one name, then of two."""
+    parts = qualname.split(".")
+    return [(".".join(parts[:-n]), ".".join(parts[-n:]))
+            for n in (1, 2) if len(parts) > n and parts[:-n] != [""]]
 
 
 def _worth_reading(path: str) -> bool:

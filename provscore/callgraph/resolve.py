@@ -16,7 +16,7 @@ order of tree-defined bases, and ``self``/``cls``.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from provscore.callgraph.modules import ModuleIndex, resolve_relative
@@ -34,11 +34,18 @@ Binding = tuple[str, Any]
 class Namespaces:
     """Per-scope name tables of every module, built once from the summaries."""
 
-    def __init__(self, modules: Mapping[str, FileSummary], index: ModuleIndex) -> None:
+    def __init__(self, modules: Mapping[str, FileSummary], index: ModuleIndex,
+                 subclasses: Callable[[Namespaces, str, int], list[tuple[str, int]]]
+                 | None = None
+                 ) -> None:
+        """``modules`` may load summaries on demand: a module's name tables are built when
+        a name in it is first looked up. ``subclasses``: where the subclasses of a class
+        come from when not every module is to be read (a graph updated for a patch)."""
         self.modules = modules
         self.index = index
-        # (module, scope) -> name -> bindings; class scopes also hold self./cls. attributes.
-        self.names: dict[tuple[str, int], dict[str, list[Binding]]] = {}
+        # module -> per scope: name -> bindings; class scopes also hold self./cls. attributes.
+        self._tables: dict[str, list[dict[str, list[Binding]]]] = {}
+        self._subclasses_of = subclasses
         self.params: dict[tuple[str, int, str], set[Value]] = {}
         self._mro: dict[tuple[str, int], list[tuple[str, int]]] = {}
         # Memos: every ref, module name and class attribute is resolved once (a cycle
@@ -46,17 +53,24 @@ class Namespaces:
         self._refs: dict[tuple[str, int, str], frozenset[Value]] = {}
         self._attrs: dict[tuple[str, int, str, int, bool], frozenset[Value]] = {}
         self._subclasses: dict[tuple[str, int], list[tuple[str, int]]] | None = None
-        for mod, summary in modules.items():
-            self._fill(mod, summary)
 
     def forget(self) -> None:
         """Drop the memos (after call sites bound more parameters)."""
         self._refs.clear()
         self._attrs.clear()
 
-    def _fill(self, mod: str, summary: FileSummary) -> None:
+    def table(self, mod: str, i: int) -> dict[str, list[Binding]]:
+        """Name -> bindings of scope ``i`` of ``mod``."""
+        tables = self._tables.get(mod)
+        if tables is None:
+            tables = self._tables[mod] = self.fill(self.modules[mod])
+        return tables[i]
+
+    @staticmethod
+    def fill(summary: FileSummary) -> list[dict[str, list[Binding]]]:
+        """Per scope of one module: name -> what binds it there."""
         scopes = summary.scopes
-        tables = [self.names.setdefault((mod, i), {}) for i in range(len(scopes))]
+        tables: list[dict[str, list[Binding]]] = [{} for _ in scopes]
         for i, s in enumerate(scopes):
             if s.parent >= 0:
                 short = s.qualname.rsplit(".", 1)[-1]
@@ -71,6 +85,7 @@ class Namespaces:
                 tables[i].setdefault(target, []).append(("assign", (i, refs)))
         for scope, local, module, name, level in summary.imports:
             tables[scope].setdefault(local, []).append(("import", (module, name, level)))
+        return tables
 
     # ------------------------------------------------------------------ lookups
 
@@ -98,7 +113,7 @@ class Namespaces:
         s = self.modules[mod].scopes[i]
         if s.kind == "function" and name in s.params:
             return self._param(mod, i, name)
-        bindings = self.names[(mod, i)].get(name)
+        bindings = self.table(mod, i).get(name)
         if bindings:
             out: set[Value] = set()
             for b in bindings:
@@ -120,7 +135,7 @@ class Namespaces:
         bound = self.params.get((mod, i, name))
         if bound:
             return set(bound)
-        annotated = self.names[(mod, i)].get(name)  # `r: Repo` binds r to a Repo
+        annotated = self.table(mod, i).get(name)  # `r: Repo` binds r to a Repo
         if annotated:
             out: set[Value] = set()
             for b in annotated:
@@ -129,11 +144,11 @@ class Namespaces:
         return {("U", name)}
 
     def _star(self, mod: str, name: str, depth: int) -> set[Value] | None:
-        for b in self.names[(mod, 0)].get("*", ()):
+        for b in self.table(mod, 0).get("*", ()):
             module, _, level = b[1]
             target = self._module_of(mod, str(module), int(level))
             if target is not None and target != mod:
-                found = self.names[(target, 0)].get(name)
+                found = self.table(target, 0).get(name)
                 if found:
                     out: set[Value] = set()
                     for b2 in found:
@@ -171,7 +186,7 @@ class Namespaces:
         return self.module_attr(target, name, depth + 1)
 
     def module_attr(self, mod: str, name: str, depth: int) -> set[Value]:
-        found = self._in_scope(mod, 0, name, depth) if (mod, 0) in self.names else None
+        found = self._in_scope(mod, 0, name, depth) if mod in self.modules else None
         if found:
             return found
         sub = self.index.find(f"{mod}.{name}", mod)
@@ -202,6 +217,8 @@ class Namespaces:
 
     def subclasses(self, mod: str, cls: int) -> list[tuple[str, int]]:
         """Classes of the tree that have ``cls`` in their method resolution order."""
+        if self._subclasses_of is not None:
+            return self._subclasses_of(self, mod, cls)
         if self._subclasses is None:
             self._subclasses = {}
             for m, summary in self.modules.items():
@@ -216,7 +233,7 @@ class Namespaces:
         base class runs them on their instances)."""
         out: set[Value] = set()
         for m, c in self.subclasses(mod, cls):
-            for b in self.names[(m, c)].get(name, ()):
+            for b in self.table(m, c).get(name, ()):
                 if b[0] == "scope" and self.scope(m, int(b[1])).kind == "function":
                     out.add(("BM", m, str(b[1])))
         return out if len(out) <= _MAX_OVERRIDES else set()
@@ -234,7 +251,7 @@ class Namespaces:
     def _class_attr(self, mod: str, cls: int, name: str, depth: int, skip: int, bound: bool
                     ) -> set[Value]:
         for m, c in self.mro(mod, cls)[skip:]:
-            bindings = self.names[(m, c)].get(name)
+            bindings = self.table(m, c).get(name)
             if not bindings:
                 continue
             out: set[Value] = set()
@@ -367,9 +384,3 @@ def _owning_class(scopes: tuple[Scope, ...], i: int) -> int:
     if s.kind == "function" and s.parent >= 0 and scopes[s.parent].kind == "class":
         return s.parent
     return -1
-
-
-def iter_scopes(modules: Mapping[str, FileSummary]) -> Iterator[tuple[str, int, Scope]]:
-    for mod, summary in modules.items():
-        for i, s in enumerate(summary.scopes):
-            yield mod, i, s

@@ -12,9 +12,8 @@ import hashlib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-import networkx as nx  # type: ignore[import-untyped]  # untyped
-
 from provscore.callgraph.cache import SummaryCache
+from provscore.callgraph.digraph import Digraph
 from provscore.callgraph.graph import CallGraph, Symbol
 from provscore.callgraph.modules import ModuleIndex
 from provscore.callgraph.summary import Scope
@@ -54,48 +53,31 @@ class LazyScopes(Mapping[str, tuple[Scope, ...]]):
 
 
 def to_record(graph: CallGraph) -> tuple[object, ...]:
-    names = list(graph.graph.nodes)
-    where = {n: i for i, n in enumerate(names)}
-    kinds: list[str] = []
-    kind_of: dict[str, int] = {}
-    edges: list[int] = []
-    for u, v, k in graph.graph.edges(data="kind"):
-        code = kind_of.get(k)
-        if code is None:
-            code = kind_of[k] = len(kinds)
-            kinds.append(k)
-        edges += (where[u], where[v], code)
-    nodes = tuple((n, d.get("kind", ""), d.get("path", ""), d.get("start", 0), d.get("end", 0))
-                  for n, d in graph.graph.nodes(data=True))
-    return (1, nodes, tuple(kinds), tuple(edges), tuple(graph.tests.items()),
+    g = graph.graph
+    nodes = tuple(g.node_row(i) for i in range(len(g)))
+    edges = tuple(x for e in g.indexed_edges() for x in e)
+    return (2, nodes, tuple(g.kind_names()), edges, tuple(graph.tests.items()),
             tuple(graph.paths.items()), tuple(graph.stats.items()),
             tuple(graph.unparsed.items()),
-            tuple((m, tuple(i)) for m, i in graph.imports_by_module.items()))
+            tuple((m, tuple(i)) for m, i in graph.imports_by_module.items()),
+            tuple(graph.module_stats.items()))
 
 
 def from_record(rec: Any, scopes: Mapping[str, tuple[Scope, ...]]) -> CallGraph:
     """The graph of :func:`to_record`; anything malformed raises ValueError."""
     try:
-        version, nodes, kinds, edges, tests, paths, stats, unparsed, imports = rec
-        if version != 1:
+        version, nodes, kinds, edges, tests, paths, stats, unparsed, imports, counts = rec
+        if version != 2:
             raise ValueError("another graph row format")
-        g = nx.DiGraph()
-        names = [n[0] for n in nodes]
+        g = Digraph.from_rows(nodes, kinds, edges)
         symbols: dict[str, Symbol] = {}
         for name, kind, path, start, end in nodes:
-            attrs = {"kind": kind}
-            if path:
-                attrs["path"] = path
-            if kind in _SYMBOL_KINDS and kind != "module":
-                attrs["start"], attrs["end"] = start, end
-            g.add_node(name, **attrs)
             if kind in _SYMBOL_KINDS:
                 module, _, qual = name.partition(":")
                 symbols[name] = Symbol(name, module, qual, kind, path, start or 1, end or 1)
-        g.add_edges_from((names[edges[i]], names[edges[i + 1]], {"kind": kinds[edges[i + 2]]})
-                         for i in range(0, len(edges), 3))
         path_map = dict(paths)
         return CallGraph(g, ModuleIndex(path_map), symbols, dict(tests), path_map, dict(stats),
-                         dict(unparsed), scopes, {m: tuple(i) for m, i in imports})
+                         dict(unparsed), scopes, {m: tuple(i) for m, i in imports},
+                         {m: tuple(c) for m, c in counts})
     except (TypeError, IndexError, KeyError, ValueError) as exc:
         raise ValueError(f"malformed graph row: {exc}") from None

@@ -2,7 +2,8 @@
 calls and binds, per scope. Compact and path-independent, so it is cached by blob hash.
 
 A summary is plain tuples of strings and ints (``marshal``-able, a few KiB per file); the
-parsed tree is dropped as soon as the summary is made. Names inside a summary are *refs*:
+parsed tree is not kept with it (only the last few trees are, for the grader stage to walk:
+:mod:`.trees`). Names inside a summary are *refs*:
 dotted names whose segments may end in ``()`` (the result of calling it) or ``[]`` (an
 element of it): ``self.handlers[]`` is an element of ``self.handlers``, ``make().run``
 the ``run`` attribute of what ``make()`` returns, ``super().save`` the next ``save`` in
@@ -14,6 +15,8 @@ from __future__ import annotations
 import ast
 import gc
 from dataclasses import dataclass
+
+from provscore.callgraph.trees import parse_shared
 
 #: Bump when the summary's shape changes: cached summaries of another format are misses.
 FORMAT = 4
@@ -399,7 +402,7 @@ def summarise(source: bytes) -> FileSummary:
 
 def _summarise(source: bytes) -> FileSummary:
     try:
-        tree = ast.parse(source)
+        tree = parse_shared(source)  # the grader walks the same post-image
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         line = getattr(exc, "lineno", None)
         where = f" (line {line})" if line else ""

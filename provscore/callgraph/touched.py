@@ -14,8 +14,6 @@ import fnmatch
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-import networkx as nx  # type: ignore[import-untyped]  # untyped
-
 from provscore.callgraph.graph import CallGraph
 from provscore.change.diff import ChangeSet
 
@@ -78,18 +76,12 @@ def _note(found: dict[str, dict[str, object]], graph: CallGraph, path: str, line
     sides.setdefault(side, line)
 
 
-def _reaching(graph: nx.DiGraph) -> nx.DiGraph:
-    keep = [(u, v) for u, v, k in graph.edges(data="kind") if k not in _NOT_REACHING]
-    return nx.DiGraph(keep)
-
-
 class Reach:
     """Reverse reachability over one graph: which tests and properties reach a node."""
 
     def __init__(self, graph: CallGraph, tests: Mapping[str, str],
                  properties: Sequence[PropertyReach]) -> None:
         self.graph = graph
-        self._g = _reaching(graph.graph)
         self._tests_by_node: dict[str, set[str]] = {}
         for test_id, node in tests.items():
             self._tests_by_node.setdefault(node, set()).add(test_id)
@@ -106,7 +98,7 @@ class Reach:
         """(test ids, property ids) that reach node ``name`` or, for properties, name it."""
         tests: set[str] = set()
         props: set[str] = set()
-        sources = nx.ancestors(self._g, name) | {name} if name in self._g else {name}
+        sources = self.graph.graph.ancestors(name, _NOT_REACHING) | {name}
         for node in sources:
             tests |= self._tests_by_node.get(node, set())
             props |= self._props_by_node.get(node, set())

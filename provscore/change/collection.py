@@ -22,6 +22,8 @@ class CollectionConfig:
     # Settings modules the tests run with (named by base's runner channels): a runner
     # channel, like conftest.py.
     settings_files: tuple[str, ...] = ()
+    # Tags the base's channels tell Django's runner to leave out (--exclude-tag).
+    excluded_tags: tuple[str, ...] = ()
 
     def is_collected(self, path: str) -> bool:
         """Whether this file holds tests pytest (with base's configuration) collects.

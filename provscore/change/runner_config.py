@@ -33,6 +33,7 @@ from provscore.change.runners import (
     Invocation,
     detect_runners,
     discover_patterns,
+    excluded_tags,
     invocations,
     settings_paths,
 )
@@ -170,7 +171,8 @@ def collection_config(options: RunnerOptions) -> CollectionConfig:
         python_functions=split("python_functions", default.python_functions),
         testpaths=split("testpaths", default.testpaths),
         norecursedirs=split("norecursedirs", default.norecursedirs),
-        unittest_files=unittest_files, settings_files=options.settings)
+        unittest_files=unittest_files, settings_files=options.settings,
+        excluded_tags=excluded_tags(options.invocations))
 
 
 def compare_options(pre: RunnerOptions, post: RunnerOptions, effects: OptionEffects

@@ -156,6 +156,22 @@ def discover_patterns(files: Mapping[str, bytes | None]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+def excluded_tags(found: tuple[Invocation, ...]) -> tuple[str, ...]:
+    """Tags Django's runner leaves out (``--exclude-tag slow``, ``--exclude-tag=slow``) in
+    any channel: a test given one of them does not run there."""
+    out: list[str] = []
+    for inv in found:
+        if inv.runner != "django":
+            continue
+        words = inv.words
+        for i, word in enumerate(words):
+            if word == "--exclude-tag" and i + 1 < len(words):
+                out.append(words[i + 1])
+            elif word.startswith("--exclude-tag="):
+                out.append(word.partition("=")[2])
+    return tuple(dict.fromkeys(t for t in out if t))
+
+
 def settings_paths(files: Mapping[str, bytes | None]) -> tuple[str, ...]:
     """Files of the settings modules the tests run with (``DJANGO_SETTINGS_MODULE`` in a
     config or script, ``--settings``, a runner script's default), as candidate paths."""

@@ -15,6 +15,7 @@ import libcst as cst
 
 from provscore.evidence.constants import is_literal_code, normalize, unparse
 from provscore.evidence.context import Context, Frame, RawItem
+from provscore.evidence.inheritance import class_chain
 from provscore.evidence.model import EvidenceKind, Shape
 from provscore.evidence.shapes import Shaper, assert_shape, parse_expr
 from provscore.names import dotted
@@ -39,13 +40,14 @@ _RAISES_METHODS = {"assertRaises": "raises", "failUnlessRaises": "raises",
                    "assertWarnsRegex": "warns", "assertWarnsMessage": "warns"}
 
 
-def canonical(raw: RawItem, shaper: Shaper) -> tuple[EvidenceKind, str, Shape] | None:
+def canonical(raw: RawItem, code: str) -> tuple[EvidenceKind, str, Shape] | None:
     """One spelling per check: unittest's assertEqual(a, b) is `assert a == b`, and
     self.assertRaises(E, f, x), `with pytest.raises(E)` and `raises(E)` are raises(E).
-    Equal-strength conversions between the spellings are then no change."""
+    Equal-strength conversions between the spellings are then no change. ``code`` is the
+    call's normalised code with its arguments bound (binding.py)."""
     if not isinstance(raw.node, cst.Call):
         return None
-    call = parse_expr(shaper.code(raw.node))
+    call = parse_expr(code)
     if not isinstance(call, ast.Call):
         return None
     args = [a for a in call.args if not isinstance(a, ast.Starred)]
@@ -175,8 +177,33 @@ class Inliner:
                 if fr.kind == "module" and not is_literal_code(code):
                     continue
                 table[name] = code
+        table.update(self._class_constants(frame))
+        _resolve_through(table)
         self._cache[key] = table
         return table
+
+    def _class_constants(self, frame: Frame) -> dict[str, str]:
+        """``self.NUMS`` / ``cls.NUMS`` of the class around ``frame`` (or a base of it in
+        this module): a class attribute bound once to a literal and never assigned as an
+        attribute anywhere in the module, so a case table kept there is compared."""
+        cls: Frame | None = frame
+        while cls is not None and cls.kind != "class":
+            cls = cls.parent
+        if cls is None:
+            return {}
+        out: dict[str, str] = {}
+        for klass in class_chain(self.ctx, cls):
+            if isinstance(klass, str):
+                break  # a base from elsewhere may define the attribute first
+            for name, values in klass.bindings.items():
+                if name in out or name in self.ctx.attribute_writes or len(values) != 1 or \
+                        values[0] is None:
+                    continue
+                code = self.shaper.code(values[0])
+                if len(code) <= _MAX_INLINE and is_literal_code(code):
+                    for receiver in ("self", "cls"):
+                        out.setdefault(f"{receiver}.{name}", code)
+        return out
 
     def module_bindings(self) -> dict[str, str]:
         """Module-level names bound exactly once, to any expression, and module-level
@@ -247,13 +274,36 @@ class Inliner:
 
     def _guard(self, node: cst.CSTNode, negated: bool, table: dict[str, str]) -> str:
         if isinstance(node, cst.For):
-            text = f"for {self.shaper.code(node.target)} in {self.shaper.code(node.iter)}"
+            # The iterable alone is an expression the table can inline into (a case list
+            # bound once, a class attribute): the loop's values are then compared.
+            iterable = self.shaper.code(node.iter)
+            iterable = substitute(iterable, table) if table else iterable
+            text = f"for {self.shaper.code(node.target)} in {iterable}"
+            return f"not ({text})" if negated else text
         elif isinstance(node, cst.If | cst.While):
             text = self.shaper.code(node.test)
         else:
             text = self.shaper.code(node)
         text = substitute(text, table) if table else text
         return f"not ({text})" if negated else text
+
+
+def _resolve_through(table: dict[str, str], depth: int = 3) -> None:
+    """Values that read other inlined names read what those stand for: ``form = F()``
+    then ``rendered = form.render()`` is ``F().render()`` wherever ``rendered`` is used,
+    as it was where ``form.render()`` was written out (extracting a local is no change)."""
+    for _ in range(depth):
+        changed = False
+        for name, code in list(table.items()):
+            others = {k: v for k, v in table.items() if k != name and k in names_in(code)}
+            if not others:
+                continue
+            new = substitute(code, others)
+            if new != code and len(new) <= _MAX_INLINE and name not in names_in(new):
+                table[name] = new
+                changed = True
+        if not changed:
+            return
 
 
 @functools.lru_cache(maxsize=16384)
@@ -301,27 +351,33 @@ class Substitute(ast.NodeTransformer):
     def __init__(self, table: dict[str, str]) -> None:
         self.table = table
 
+    def _replaced(self, key: str, node: ast.expr) -> ast.expr:
+        try:
+            return ast.parse(f"({self.table[key]})", mode="eval").body
+        except SyntaxError:
+            return node
+
     def visit_Call(self, node: ast.Call) -> ast.AST:
-        if isinstance(node.func, ast.Name) and not node.args and not node.keywords:
-            key = f"{node.func.id}()"
-            if key in self.table:
-                try:
-                    return ast.parse(f"({self.table[key]})", mode="eval").body
-                except SyntaxError:
-                    return node
+        if isinstance(node.func, ast.Name) and not node.args and not node.keywords and \
+                f"{node.func.id}()" in self.table:
+            return self._replaced(f"{node.func.id}()", node)
+        return self.generic_visit(node)
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        if isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) and \
+                node.value.id in ("self", "cls"):
+            key = f"{node.value.id}.{node.attr}"  # a class attribute; `self` stays
+            return self._replaced(key, node) if key in self.table else node
         return self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
         if isinstance(node.ctx, ast.Load) and node.id in self.table:
-            try:
-                return ast.parse(f"({self.table[node.id]})", mode="eval").body
-            except SyntaxError:
-                return node
+            return self._replaced(node.id, node)
         return node
 
 
 def substitute(code: str, table: dict[str, str]) -> str:
-    if not any(name.removesuffix("()") in code for name in table):
+    if not any(name.removesuffix("()").rpartition(".")[2] in code for name in table):
         return code
     for mode in ("eval", "exec"):
         try:

@@ -39,6 +39,13 @@ class HelperLookup(Protocol):
     def test_methods(self, importer: str, qualname: str) -> tuple[str, ...]:
         """The test methods a class defines or inherits (a base of a test class)."""
 
+    def unittest_class(self, importer: str, qualname: str) -> bool:
+        """Is the name a unittest TestCase subclass (through its bases, in any module)?"""
+
+    def signature(self, importer: str, qualname: str) -> tuple[str, str] | None:
+        """A function's (``mod.f``) or a class's method's (``mod.Class.m``) decorators and
+        parameter list as written, when that module defines it once."""
+
 
 @dataclass
 class Frame:
@@ -89,6 +96,7 @@ class RawSuppression:
     detail: str = ""
     frame: str = ""  # qualname of the function it sits in ("" at module level)
     guards: tuple[tuple[cst.CSTNode, bool], ...] = ()
+    code: str = ""  # what it reads as, when not its node's code (a load_tests summary)
 
 
 @dataclass
@@ -133,6 +141,9 @@ class Context:
         # module's own skip helpers and transparent decorators are known.
         self.unknown_decorators: list[tuple[cst.BaseExpression, Frame]] = []
         self.classes: list[Frame] = []  # every class, in source order
+        # Attribute names assigned anywhere (`self.NUMS = ...`): such a class attribute
+        # may not be what a test reads, so it is not inlined.
+        self.attribute_writes: set[str] = set()
 
     def guards(self) -> tuple[tuple[cst.CSTNode, bool], ...]:
         """Conditions inside the enclosing test function (not module-level ones)."""
@@ -173,12 +184,12 @@ class Context:
 
     def suppress(self, kind: SuppressionKind, node: cst.CSTNode, detail: str = "",
                  target: str | None = None, frame: str | None = None,
-                 guards: tuple[tuple[cst.CSTNode, bool], ...] = ()) -> None:
+                 guards: tuple[tuple[cst.CSTNode, bool], ...] = (), code: str = "") -> None:
         """Record a suppression; deferred callers pass the ``frame`` they were found in
         and the ``guards`` (conditions inside the test) around it."""
         self.suppressions.append(RawSuppression(kind, node, target or self.target(), detail,
                                                 self.frame.qualname if frame is None else frame,
-                                                guards))
+                                                guards, code))
 
     def qualnames(self, node: cst.BaseExpression) -> set[str]:
         name = dotted(node)

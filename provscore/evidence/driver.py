@@ -17,8 +17,10 @@ import libcst as cst
 from provscore.change.collection import CollectionConfig
 from provscore.evidence.anchors import Inliner, canonical, mock_spelling, substitute
 from provscore.evidence.assertions import AssertionCollector
+from provscore.evidence.binding import bound_calls, bound_code, with_sorted_keywords
+from provscore.evidence.calls import call_signature, offered_signatures
 from provscore.evidence.constants import normalize, unparse
-from provscore.evidence.context import Collector, Context, Frame, HelperLookup
+from provscore.evidence.context import Collector, Context, Frame, HelperLookup, RawItem
 from provscore.evidence.helpers import add_helper_calls, helper_oracles
 from provscore.evidence.inheritance import (
     Inherited,
@@ -54,6 +56,10 @@ from provscore.evidence.suppressions.neutralised import NeutralisedCollector
 from provscore.evidence.suppressions.swallowed import SwallowedCollector
 from provscore.evidence.tables import Tables
 from provscore.evidence.walker import Walker
+
+# Evidence that is one call: its keywords may be written in any order.
+_CALL_KINDS = frozenset({EvidenceKind.UNITTEST, EvidenceKind.HELPER_CALL, EvidenceKind.LIBRARY,
+                         EvidenceKind.MOCK, EvidenceKind.RAISES, EvidenceKind.FAIL})
 
 # Order matters: a collector sees a node after those before it. Conditions and scope
 # frames are pushed first (the others read them), aliases before anything that resolves a
@@ -201,7 +207,10 @@ def _extract_file(path: str, source: bytes, config: CollectionConfig, tables: Ta
     transparent, factories = transparent_exports(ctx)
     return replace(evidence, skip_helpers=tuple(sorted(skip_exports.items())),
                    transparent=transparent, transparent_factories=factories,
-                   test_methods=test_methods(ctx))
+                   test_methods=test_methods(ctx),
+                   unittest_classes=tuple(sorted(
+                       c.name for c in ctx.classes if c.is_unittest and c.parent is ctx.frames[0])),
+                   signatures=offered_signatures(ctx))
 
 
 def _text_nodes(ctx: Context, defs: Iterable[Frame]) -> list[cst.CSTNode]:
@@ -258,14 +267,15 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
         text = shaper.code(raw.node)
         if raw.kind is EvidenceKind.ASSERT:
             text = normalize("assert " + text)
-        shape = shaper.shape(raw)
+        bound = _bound(ctx, raw, text)
+        shape = shaper.shape(raw) if bound == text else shaper.shape_of(raw, bound)
         kind = raw.kind
-        spelled = canonical(raw, shaper)
+        spelled = canonical(raw, bound)
         if spelled is not None:  # self.assertEqual(a, b) is `assert a == b`
             kind, anchor_text, shape = spelled
             raw = replace(raw, kind=kind)
         else:
-            anchor_text = text
+            anchor_text = bound
         as_mock = mock_spelling(kind, anchor_text)
         if as_mock is not None:  # `assert m.called` is `m.assert_called()`
             kind, anchor_text, shape = as_mock
@@ -284,7 +294,7 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
     # `HAS_BACKEND = False` with an unchanged `skipif(not HAS_BACKEND)` is a new skip.
     module_values = inliner.module_bindings()
     sups = [Suppression(s.kind, ctx.path, s.target,
-                        _meaning(shaper.code(s.node), module_values), line_of(s.node),
+                        s.code or _meaning(shaper.code(s.node), module_values), line_of(s.node),
                         s.detail, tuple(_meaning(inliner.guard_text(n, neg, {}), module_values)
                                         for n, neg in s.guards))
             for s in ctx.suppressions]
@@ -297,7 +307,8 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
                               SuppressionKind.XFAIL_MARK, SuppressionKind.DYNAMIC)}
     helper_defs = [HelperDef(f.qualname, f"{ctx.path}::{f.qualname}",
                              line_of(f.node) if f.node else None,
-                             _def_code(shaper, f.node) if f.node else "", f.fixture,
+                             _def_code(shaper, f.node, ctx.tables) if f.node else "",
+                             f.fixture,
                              _def_body(shaper, f.node) if f.node else "",
                              f.qualname in skipping, f.qualname in helper_names,
                              _fixture_params(ctx, shaper, f.node) if f.fixture else "")
@@ -305,6 +316,16 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
     items, test_defs = _with_inherited(ctx, shaper, inherited, items, test_defs)
     items, test_defs = _with_class_inputs(ctx, items, test_defs)
     return FileEvidence(ctx.path, tuple(items), tuple(sups), tuple(test_defs), tuple(helper_defs))
+
+
+def _bound(ctx: Context, raw: RawItem, text: str) -> str:
+    """The item's code with its call's arguments bound to parameter names:
+    assertContains(r, t, status_code=200) is the bare call, a keyword given by position is
+    the same call (binding.py); a call of unknown signature has its keywords in name order."""
+    signature = call_signature(ctx, raw)
+    if signature is not None:
+        return bound_code(text, signature)
+    return with_sorted_keywords(text) if raw.kind in _CALL_KINDS else text
 
 
 def _with_inherited(ctx: Context, shaper: Shaper, inherited: list[Inherited],
@@ -411,8 +432,10 @@ def _def_body(shaper: Shaper, node: cst.CSTNode) -> str:
     return unparse(tree)
 
 
-def _def_code(shaper: Shaper, node: cst.CSTNode) -> str:
-    """A def's normalised code (name kept)."""
+def _def_code(shaper: Shaper, node: cst.CSTNode, tables: Tables) -> str:
+    """A def's normalised code (name kept), its framework assertion calls bound to their
+    signatures: rewording a helper's failure message is no change to the helper."""
     if not isinstance(node, cst.FunctionDef):
         return shaper.code(node)
-    return normalize(textwrap.dedent(shaper.block(node)))
+    code = normalize(textwrap.dedent(shaper.block(node)))
+    return bound_calls(code, tables.signatures) if tables.signatures else code

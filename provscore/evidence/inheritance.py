@@ -62,6 +62,12 @@ def _lineage(ctx: Context, cls: Frame, classes: dict[str, Frame]) -> Iterator[Fr
         stack += list(reversed(frame.bases))
 
 
+def class_chain(ctx: Context, cls: Frame) -> list[Frame | str]:
+    """``cls`` and its bases in method resolution order; a base defined in another module
+    is its dotted name as written."""
+    return [cls, *_lineage(ctx, cls, _module_classes(ctx))]
+
+
 def class_lineage(ctx: Context, node_id: str) -> list[str]:
     """Qualnames of the class a test belongs to and of its bases in this module."""
     qual = node_id.split("::", 1)[-1].rsplit("::", 1)[0].replace("::", ".")

@@ -22,7 +22,7 @@ import hashlib
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from provscore.change.collection import CollectionConfig
 from provscore.evidence.model import FileEvidence, SuppressionKind
@@ -40,43 +40,42 @@ Key = tuple[str, bytes, bool, bool, CollectionConfig, bool]
 
 
 class _Recording:
-    """A lookup that answers as ``inner`` does and writes down every question."""
+    """A lookup that answers as ``inner`` does and writes down every question (every
+    method of the HelperLookup protocol: a method it lacked would go unrecorded)."""
 
     def __init__(self, inner: HelperLookup) -> None:
         self.inner = inner
         self.questions: list[Question] = []
 
-    def __call__(self, importer: str, qualname: str) -> bool:
-        answer = self.inner(importer, qualname)
-        self.questions.append(("helper", (importer, qualname), answer))
+    def _ask(self, method: str, *args: str | bool) -> Any:
+        answer = _answer(self.inner, (method, args, None))
+        self.questions.append((method, args, answer))
         return answer
+
+    def __call__(self, importer: str, qualname: str) -> bool:
+        return bool(self._ask("helper", importer, qualname))
 
     def skip_kind(self, importer: str, qualname: str) -> SuppressionKind | None:
-        answer = self.inner.skip_kind(importer, qualname)
-        self.questions.append(("skip_kind", (importer, qualname), answer))
-        return answer
+        return cast(SuppressionKind | None, self._ask("skip_kind", importer, qualname))
 
     def transparent(self, importer: str, qualname: str, factory: bool) -> bool:
-        answer = self.inner.transparent(importer, qualname, factory)
-        self.questions.append(("transparent", (importer, qualname, factory), answer))
-        return answer
+        return bool(self._ask("transparent", importer, qualname, factory))
 
     def test_methods(self, importer: str, qualname: str) -> tuple[str, ...]:
-        answer = self.inner.test_methods(importer, qualname)
-        self.questions.append(("test_methods", (importer, qualname), answer))
-        return answer
+        return cast(tuple[str, ...], self._ask("test_methods", importer, qualname))
+
+    def unittest_class(self, importer: str, qualname: str) -> bool:
+        return bool(self._ask("unittest_class", importer, qualname))
+
+    def signature(self, importer: str, qualname: str) -> tuple[str, str] | None:
+        return cast(tuple[str, str] | None, self._ask("signature", importer, qualname))
 
 
 def _answer(lookup: HelperLookup, question: Question) -> object:
     method, args, _ = question
-    importer, qualname = str(args[0]), str(args[1])
     if method == "helper":
-        return lookup(importer, qualname)
-    if method == "skip_kind":
-        return lookup.skip_kind(importer, qualname)
-    if method == "transparent":
-        return lookup.transparent(importer, qualname, bool(args[2]))
-    return lookup.test_methods(importer, qualname)
+        return lookup(str(args[0]), str(args[1]))
+    return getattr(lookup, method)(*args)
 
 
 @dataclass(frozen=True, slots=True)

@@ -137,6 +137,9 @@ class FileEvidence:
     transparent: tuple[str, ...] = ()
     transparent_factories: tuple[str, ...] = ()
     test_methods: tuple[tuple[str, tuple[str, ...]], ...] = ()  # class → tests it offers
+    unittest_classes: tuple[str, ...] = ()  # module-level classes deriving from TestCase
+    # Functions and methods of module-level classes: (qualname, decorators, parameters).
+    signatures: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,21 @@ def _base_names(ctx: Context, node: cst.ClassDef) -> set[str]:
     return out
 
 
+def _imported_unittest_base(ctx: Context, node: cst.ClassDef) -> bool:
+    """A base imported from another module (``from .base import WidgetTest``) that derives
+    from TestCase there, directly or through its own bases: read from that module."""
+    lookup = ctx.helper_lookup
+    if lookup is None:
+        return False
+    for arg in node.bases:
+        name = dotted(arg.value)
+        if name is None or not ctx.aliases.imported(name.split(".", 1)[0]):
+            continue
+        if any(lookup.unittest_class(ctx.path, q) for q in sorted(ctx.qualnames(arg.value))):
+            return True
+    return False
+
+
 class ScopeCollector(Collector):
     """Frames for classes and functions, and pytest's test identity rules."""
 
@@ -33,7 +48,7 @@ class ScopeCollector(Collector):
         bases = _base_names(ctx, node)
         unittest_base = any(
             b.endswith("TestCase") or b.rsplit(".", 1)[-1] in ctx.unittest_classes
-            for b in bases)
+            for b in bases) or _imported_unittest_base(ctx, node)
         if unittest_base:
             ctx.unittest_classes.add(name)
         in_collectable = ctx.collect_tests and (parent.kind == "module" or parent.is_test_class)
@@ -351,6 +366,8 @@ class BindingCollector(Collector):
                 self._bind(el.value, None)
         elif isinstance(target, cst.StarredElement):
             self._bind(target.value, None)
+        elif isinstance(target, cst.Attribute):
+            self.ctx.attribute_writes.add(target.attr.value)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for t in node.targets:

@@ -54,9 +54,13 @@ class Shaper:
     def shape(self, raw: RawItem) -> Shape:
         """What the item checks. Built from the ``ast`` of its normalised code, so each
         item's source is generated once (libcst code generation is the expensive part)."""
+        return self.shape_of(raw, self.code(raw.shape_node))
+
+    def shape_of(self, raw: RawItem, code: str) -> Shape:
+        """What the item checks, read from ``code`` (its call with arguments bound)."""
         settings = self.code(raw.frame.settings) \
             if raw.kind is EvidenceKind.PROPERTY and raw.frame.settings is not None else ""
-        return _shape_of(raw.kind, raw.op, self.code(raw.shape_node), settings)
+        return _shape_of(raw.kind, raw.op, code, settings)
 
 
 @functools.lru_cache(maxsize=32768)
@@ -67,7 +71,8 @@ def _shape_of(kind: EvidenceKind, op: str, text: str, settings: str) -> Shape:
         return assert_shape(expr)
     if isinstance(expr, ast.Call):
         op = op or (_ast_name(expr.func) or "call")
-        operands = tuple(unparse(a) for a in expr.args if not isinstance(a, ast.Starred))
+        # `*args` and `**options` at the call are part of it: what they hold is unknown.
+        operands = tuple(unparse(a) for a in expr.args)
         kws = _ast_keywords(expr)
         if settings:
             settings_call = parse_expr(settings)
@@ -107,7 +112,7 @@ def _ast_name(func: ast.expr) -> str:
 def _ast_keywords(call: ast.Call) -> tuple[tuple[str, str], ...]:
     """The call's own keywords, plus those of approx()/isclose() calls inside it (prefixed
     ``approx.``): a tolerance is a property of the comparison it modifies."""
-    found = [(k.arg, unparse(k.value)) for k in call.keywords if k.arg is not None]
+    found = [(k.arg or "**", unparse(k.value)) for k in call.keywords]
     found += _approx_keywords(call.args)
     return tuple(sorted(found))
 

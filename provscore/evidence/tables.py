@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from provscore.evidence.binding import Signature, signatures_from_table
 from provscore.evidence.memo import EvidenceMemo
 
 
@@ -44,9 +45,13 @@ class Tables:
     dynamic_calls: frozenset[str]
     dynamic_modules: frozenset[str]
     safe_decorators: tuple[str, ...]
+    label_decorators: frozenset[str]
+    load_tests_adding: frozenset[str]
     test_inputs: frozenset[str]
     test_input_methods: frozenset[str]
     test_input_fixtures: frozenset[str]
+    # Framework assertion methods' parameters, by method name ([signatures]).
+    signatures: Mapping[str, Signature] = field(default_factory=dict)
     # Images classified with these tables (the tables are part of what evidence depends on).
     memo: EvidenceMemo = field(default_factory=EvidenceMemo, init=False, compare=False,
                                repr=False)
@@ -86,7 +91,10 @@ class Tables:
             dynamic_calls=frozenset(s["dynamic"]["calls"]),
             dynamic_modules=frozenset(s["dynamic"]["modules"]),
             safe_decorators=tuple(s["decorators"]["safe_prefixes"]),
+            label_decorators=frozenset(s["decorators"].get("labels", ())),
+            load_tests_adding=frozenset(s.get("load_tests", {}).get("adding", ())),
             test_inputs=frozenset(e["test_inputs"]),
             test_input_methods=frozenset(e["test_input_methods"]),
             test_input_fixtures=frozenset(e["test_input_fixtures"]),
+            signatures=signatures_from_table(patterns.get("signatures", {})),
         )

@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import importlib.metadata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 
 from provscore.callgraph.analysis import GraphFacts
 from provscore.change.diff import FileStatus, decode_diff, parse_diff
 from provscore.change.git import Repo
 from provscore.errors import InputError
-from provscore.grader.literals import changed_symbols, console_scripts, literal_owners
+from provscore.grader.literals import (
+    changed_symbols,
+    console_scripts,
+    importing_tests,
+    literal_owners,
+)
+from provscore.grader.requirements import (
+    declared_distributions,
+    import_names,
+    installed_top_levels,
+    is_requirements_file,
+)
 from provscore.grader.stage import GraderInputs
 from provscore.grader.tables import GraderTables
 from provscore.model import PathRole
@@ -21,21 +32,66 @@ def installed_import_names() -> frozenset[str]:
                      if n.isidentifier())
 
 
+class InstalledNames(Container[str]):
+    """:func:`installed_import_names`, read when first asked: reading every installed
+    distribution's metadata costs more than scoring a small patch, and only a patch
+    adding a top-level module asks (PS808)."""
+
+    def __init__(self) -> None:
+        self._names: frozenset[str] | None = None
+
+    def __contains__(self, name: object) -> bool:
+        if self._names is None:
+            self._names = installed_import_names()
+        return name in self._names
+
+
+class DeclaredImports(Mapping[str, str]):
+    """Import name → the declared distribution providing it (see :mod:`.requirements`),
+    worked out when first asked: mapping distributions to import names reads the
+    installed metadata, and only a patch adding a top-level module asks (PS808)."""
+
+    def __init__(self, dists: frozenset[str], tables: GraderTables) -> None:
+        self._dists, self._tables = dists, tables
+        self._names: dict[str, str] | None = None
+
+    def _get(self) -> dict[str, str]:
+        if self._names is None:
+            self._names = import_names(self._dists, self._tables.distribution_imports,
+                                       installed_top_levels()) if self._dists else {}
+        return self._names
+
+    def __getitem__(self, name: str) -> str:
+        return self._get()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+
 def grader_inputs(repo: Repo, base_sha: str, graph: GraphFacts | None, *,
                   role_of: Callable[[str], PathRole], tables: GraderTables,
-                  import_names: frozenset[str],
+                  import_names: Container[str],
                   entry_points: Sequence[str] = (), protected: Sequence[str] = (),
                   hidden_tests: Sequence[str] = ()) -> GraderInputs:
-    configs = repo.read_blobs(base_sha, ["pyproject.toml", "setup.cfg"])
+    packaging = ["pyproject.toml", "setup.cfg",
+                 *sorted(p for p in repo.tree(base_sha) if is_requirements_file(p))]
+    configs = repo.read_blobs(base_sha, packaging)
     scripts = [*console_scripts(configs["pyproject.toml"], configs["setup.cfg"]),
                *entry_points]
     touched = graph.touched if graph is not None else ()
+    importers = importing_tests(graph.base, graph.base_tests.ids) if graph is not None \
+        else (lambda module: ())
     return GraderInputs(
         role_of, tables,
         entry_modules=frozenset(e.split(":", 1)[0].strip() for e in scripts),
         protected=tuple(protected), hidden_tests=frozenset(hidden_tests),
         import_names=import_names, changed_symbols=changed_symbols(touched),
-        literal_owners=literal_owners(touched, lambda paths: repo.read_blobs(base_sha, paths)))
+        declared_imports=DeclaredImports(declared_distributions(configs), tables),
+        literal_owners=literal_owners(touched, lambda paths: repo.read_blobs(base_sha, paths),
+                                      importers))
 
 
 def hidden_test_paths(data: bytes, origin: str) -> tuple[str, ...]:

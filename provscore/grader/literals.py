@@ -3,7 +3,12 @@
 For each function or method the patch changed, the base tests that reach it (the call
 graph's :class:`~provscore.callgraph.touched.TouchedSymbol`) are read at base and their
 assertion and ``parametrize`` literals collected; the first test (in id order) that uses a
-literal owns it. Entry points are read from base's ``pyproject.toml`` and ``setup.cfg``.
+literal owns it. When no base test reaches it through the graph (a call the graph cannot
+follow: ``getattr(mod, "f")``, a fixture handing the function over, a test table of
+callables), every base test of every test module that imports the function's module
+(the base graph's resolved import edges: relative imports, ``import pkg.mod`` and ``from
+pkg import mod``) is read instead. Entry points are read from base's ``pyproject.toml`` and
+``setup.cfg``.
 """
 
 from __future__ import annotations
@@ -11,8 +16,9 @@ from __future__ import annotations
 import ast
 import configparser
 import tomllib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
+from provscore.callgraph.graph import CallGraph
 from provscore.callgraph.touched import TouchedSymbol
 from provscore.grader.special import Owners, test_literals
 from provscore.nodeid import file_of, without_params
@@ -25,36 +31,101 @@ def changed_symbols(touched: Iterable[TouchedSymbol]) -> frozenset[str]:
     return frozenset(t.name.replace(":", ".") for t in touched if t.kind in _UNITS)
 
 
+def importing_tests(graph: CallGraph, test_ids: Iterable[str]
+                    ) -> Callable[[str], tuple[str, ...]]:
+    """Module name → the ids of ``test_ids`` in base test modules that import it (an
+    import anywhere in the test module, a test function's own included)."""
+    by_module: dict[str, list[str]] = {}
+    for node_id in sorted(test_ids):
+        module = graph.paths.get(file_of(node_id))
+        if module is not None:
+            by_module.setdefault(module, []).append(node_id)
+
+    def tests_of(module: str) -> tuple[str, ...]:
+        if module not in graph.graph:
+            return ()
+        found: set[str] = set()
+        for src in graph.graph.predecessors(module, "import"):
+            sym = graph.symbols.get(src)
+            importer = sym.module if sym is not None else src
+            if importer != module:
+                found.update(by_module.get(importer, ()))
+        return tuple(sorted(found))
+    return tests_of
+
+
 def literal_owners(touched: Sequence[TouchedSymbol],
-                   read_base: Callable[[list[str]], Mapping[str, bytes | None]]
+                   read_base: Callable[[list[str]], Mapping[str, bytes | None]],
+                   importers: Callable[[str], tuple[str, ...]] = lambda module: ()
                    ) -> dict[str, dict[str, Owners]]:
-    """Source path → function qualname → literal key → the owning test id."""
-    units = [t for t in touched if t.kind in ("function", "method") and t.tests and
-             ":" in t.name]
-    files = sorted({file_of(n) for t in units for n in t.tests})
-    if not files:
-        return {}
-    sources = read_base(files)
-    trees: dict[str, ast.Module | None] = {}
-    # A test reaching many changed units is read once (parametrized ids share one too).
-    literals: dict[tuple[str, ...], frozenset[str]] = {}
+    """Source path → function qualname → literal key → the owning test id.
+    ``importers``: a module's base tests by import, for what the graph finds no test of.
+
+    The tables are read from the tests when first looked up: a changed function of a
+    large project is reached by thousands of tests in hundreds of files, and only a
+    changed branch on a non-trivial literal asks (most patches have none)."""
+    corpus = _TestCorpus(read_base)
     out: dict[str, dict[str, Owners]] = {}
-    for t in units:
-        owners: dict[str, str] = {}
-        for node_id in sorted(t.tests):
-            path, *parts = without_params(node_id).split("::")
-            key_of = (path, *parts)
-            if key_of not in literals:
-                if path not in trees:
-                    trees[path] = _parse(sources.get(path))
-                tree = trees[path]
-                literals[key_of] = frozenset() if tree is None \
-                    else frozenset(_literals_of(tree, parts))
-            for key in literals[key_of]:
-                owners.setdefault(key, node_id)
-        if owners:
-            out.setdefault(t.path, {})[t.name.split(":", 1)[1]] = owners
+    for t in touched:
+        if t.kind in ("function", "method") and ":" in t.name:
+            tests = t.tests or importers(t.name.split(":", 1)[0])
+            if tests:
+                out.setdefault(t.path, {})[t.name.split(":", 1)[1]] = \
+                    _LazyOwners(tuple(sorted(tests)), corpus)
     return out
+
+
+class _TestCorpus:
+    """Base test files, each read and parsed once, and each test's literals."""
+
+    def __init__(self, read_base: Callable[[list[str]], Mapping[str, bytes | None]]) -> None:
+        self.read_base = read_base
+        self.trees: dict[str, ast.Module | None] = {}
+        # A test reaching many changed units is read once (parametrized ids share one).
+        self.literals: dict[tuple[str, ...], frozenset[str]] = {}
+
+    def literals_of(self, tests: Sequence[str]) -> list[tuple[str, frozenset[str]]]:
+        wanted = sorted({file_of(n) for n in tests} - self.trees.keys())
+        if wanted:
+            sources = self.read_base(wanted)
+            for path in wanted:
+                self.trees[path] = _parse(sources.get(path))
+        out = []
+        for node_id in tests:
+            path, *parts = without_params(node_id).split("::")
+            key = (path, *parts)
+            if key not in self.literals:
+                tree = self.trees.get(path)
+                self.literals[key] = frozenset() if tree is None \
+                    else frozenset(_literals_of(tree, parts))
+            out.append((node_id, self.literals[key]))
+        return out
+
+
+class _LazyOwners(Mapping[str, str]):
+    """Literal key → the first test (in id order) whose literals hold it."""
+
+    def __init__(self, tests: tuple[str, ...], corpus: _TestCorpus) -> None:
+        self.tests, self.corpus = tests, corpus
+        self._owners: dict[str, str] | None = None
+
+    def _get(self) -> dict[str, str]:
+        if self._owners is None:
+            owners: dict[str, str] = {}
+            for node_id, keys in self.corpus.literals_of(self.tests):
+                for key in keys:
+                    owners.setdefault(key, node_id)
+            self._owners = owners
+        return self._owners
+
+    def __getitem__(self, key: str) -> str:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
 
 
 def _parse(source: bytes | None) -> ast.Module | None:

@@ -13,9 +13,11 @@ else is judged after the walk, when every alias is known.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
+from provscore.callgraph.trees import parse_shared
 from provscore.names import AliasTable, ast_qualnames, ast_spelling
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -34,7 +36,8 @@ class Frame:
     node: ast.AST | None = None
     parent: Frame | None = None
     params: tuple[str, ...] = ()
-    declared: frozenset[str] = frozenset()  # `global` / `nonlocal` names
+    # `global` / `nonlocal` names, filled as the walk passes them (read after it)
+    declared: set[str] = field(default_factory=set)
     locals: set[str] = field(default_factory=set)  # names bound here (not aliases)
     main_guard: bool = False  # inside `if __name__ == "__main__":`
 
@@ -86,9 +89,10 @@ class FileScan:
         for an added file). Raises SyntaxError, ValueError or RecursionError when the
         source does not parse."""
         self.path = path
-        self.tree = ast.parse(source)
+        self.tree = parse_shared(source)  # the call graph's parse, when it had one
         self._source = source
         self._lines: list[bytes] | None = None
+        self._named: dict[int, set[str]] | None = None  # None while the walk binds aliases
         self.touched = touched
         self.aliases = AliasTable()
         self.events = Events()
@@ -96,6 +100,9 @@ class FileScan:
         self.classes: set[str] = set()  # qualnames of every class the walk passed
         self.functions: set[str] = set()  # qualnames of every def the walk passed
         self._block(self.tree.body, self.module, touched is None)
+        # Every rule resolves the same calls: once the walk has bound every alias, what a
+        # node names is computed once.
+        self._named = {}
 
     # ------------------------------------------------------------------ queries
 
@@ -104,7 +111,13 @@ class FileScan:
         nothing outside it."""
         if frame is not None and isinstance(node, ast.Name) and frame.shadows(node.id):
             return set()
-        return ast_qualnames(node, self.aliases)
+        named = self._named
+        if named is None:
+            return ast_qualnames(node, self.aliases)
+        found = named.get(id(node))
+        if found is None:
+            found = named[id(node)] = ast_qualnames(node, self.aliases)
+        return set(found)
 
     def spelling(self, node: ast.AST) -> str | None:
         return ast_spelling(node, self.aliases)
@@ -231,14 +244,8 @@ def function_frame(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, qu
     args = node.args
     params = tuple(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
     params += tuple(a.arg for a in (args.vararg, args.kwarg) if a is not None)
-    declared: set[str] = set()
-    if not isinstance(node, ast.Lambda):
-        for sub in _own_nodes(node.body):
-            if isinstance(sub, ast.Global | ast.Nonlocal):
-                declared.update(sub.names)
     kind = "lambda" if isinstance(node, ast.Lambda) else "function"
-    return Frame(kind, qual, node, parent, params, frozenset(declared),
-                 main_guard=parent.main_guard)
+    return Frame(kind, qual, node, parent, params, main_guard=parent.main_guard)
 
 
 def _own_nodes(body: Iterable[ast.AST]) -> Iterator[ast.AST]:
@@ -297,16 +304,52 @@ def _bodies(node: ast.stmt) -> list[list[ast.stmt]]:
     return [getattr(node, "body", []), getattr(node, "orelse", [])]
 
 
+#: Nodes with nothing under them that any rule reads (contexts and operators).
+_LEAVES = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)
+
+
 class _Collector(ast.NodeVisitor):
     """Records the events under one node of a changed region; nested functions and
-    lambdas get frames of their own."""
+    lambdas get frames of their own. ``visit`` dispatches through a per-type table and
+    never descends into contexts, operators or bare names: the walk of an added file is
+    the grader's main cost."""
+
+    _dispatch: ClassVar[dict[type[ast.AST], Callable[[_Collector, Any], None]]] = {}
 
     def __init__(self, scan: FileScan, frame: Frame) -> None:
         self.scan, self.frame, self.ev = scan, frame, scan.events
 
+    def visit(self, node: ast.AST) -> None:
+        kind = type(node)
+        handler = _Collector._dispatch.get(kind)
+        if handler is None:
+            found: Callable[[_Collector, Any], None] = getattr(
+                _Collector, f"visit_{kind.__name__}", _Collector.generic_visit)
+            handler = _Collector._dispatch[kind] = found
+        handler(self, node)
+
+    def generic_visit(self, node: ast.AST) -> None:
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast.AST) and not isinstance(item, _LEAVES):
+                        self.visit(item)
+            elif isinstance(value, ast.AST) and not isinstance(value, _LEAVES):
+                self.visit(value)
+
     def visit_body(self, body: list[ast.stmt]) -> None:
         for stmt in body:
             self.visit(stmt)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        pass  # names are read from the events' expressions, never collected alone
+
+    def visit_Global(self, node: ast.Global) -> None:
+        self.frame.declared.update(node.names)
+
+    def visit_Nonlocal(self, node: ast.Nonlocal) -> None:
+        self.frame.declared.update(node.names)
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
         self._nested(node)

@@ -19,6 +19,8 @@ from provscore.grader.scan import FileScan, Frame
 
 #: literal key (type name and repr) → the test id that owns it
 Owners = Mapping[str, str]
+#: The most members of an `in` container that are each matched as a case.
+_MAX_CASES = 3
 
 
 def literal_key(node: ast.AST) -> str | None:
@@ -72,7 +74,7 @@ def special_cases(scan: FileScan, owners: Mapping[str, Owners]) -> Iterator[Sign
     for node, frame in scan.events.branches:
         fn = next(frame.functions(), None)
         table = owners.get(fn.qualname) if fn is not None else None
-        if not table:
+        if table is None:  # (a table is read from the tests when a key is looked up)
             continue
         hit = _branch_hit(node, table)
         if hit is not None:
@@ -106,7 +108,14 @@ def _compared_literal(test: ast.expr, table: Owners) -> str | None:
     for sub in ast.walk(test):
         if isinstance(sub, ast.Compare) and \
                 all(isinstance(op, ast.Eq | ast.In | ast.Is) for op in sub.ops):
-            for side in (sub.left, *sub.comparators):
+            sides = [sub.left, *sub.comparators]
+            for op, right in zip(sub.ops, sub.comparators, strict=True):
+                # `x in (418, 451)`: each member is a case; a longer list is a vocabulary
+                # (`norm in {"0", "false", "no", "off"}`), not a test's inputs picked out.
+                if isinstance(op, ast.In) and isinstance(right, ast.Tuple | ast.List | ast.Set) \
+                        and len(right.elts) <= _MAX_CASES:
+                    sides.extend(right.elts)
+            for side in sides:
                 key = literal_key(side)
                 if key is not None and key in table:
                     return key
@@ -130,7 +139,7 @@ def _lookup(scan: FileScan, table_node: ast.expr, at: ast.AST, frame: Frame,
             owners: Mapping[str, Owners]) -> Iterator[Signal]:
     fn = next(frame.functions(), None)
     table = owners.get(fn.qualname) if fn is not None else None
-    if not table or not isinstance(table_node, ast.Dict) or \
+    if table is None or not isinstance(table_node, ast.Dict) or \
             not all(v is not None and _is_constant(v) for v in table_node.values):
         return
     for key_node in table_node.keys:

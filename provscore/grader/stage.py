@@ -3,21 +3,23 @@
 Each changed ``.py`` file is parsed with ``ast`` on both sides and walked only where the
 patch changed it (:class:`~provscore.grader.scan.FileScan`); what the base image already
 did in the same place (same kind, scope and code) is not the patch's and is dropped. Paths
-the patch adds are checked against the protected paths (PS807) and the import names of
-the standard library and the installed distributions (PS808).
+the patch adds (or renames or copies a file to) are checked against the protected paths
+(PS807) and the import names of the standard library, the installed distributions and the
+dependencies base declares (PS808).
 """
 
 from __future__ import annotations
 
 import fnmatch
+import gc
 import posixpath
 import sys
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Container, Iterator, Mapping
+from dataclasses import dataclass, field
 
 import libcst as cst
 
-from provscore.change.diff import FileChange
+from provscore.change.diff import FileChange, FileStatus
 from provscore.change.stage import Change
 from provscore.evidence.driver import run_deep
 from provscore.evidence.limits import parse_refusal
@@ -49,7 +51,9 @@ class GraderInputs:
     entry_modules: frozenset[str] = frozenset()
     protected: tuple[str, ...] = ()  # globs of paths the patch must not create
     hidden_tests: frozenset[str] = frozenset()  # paths a hidden test patch adds
-    import_names: frozenset[str] = frozenset()  # installed distributions' top-level names
+    import_names: Container[str] = frozenset()  # installed distributions' top-level names
+    # Import name → the distribution base's packaging files declare that provides it.
+    declared_imports: Mapping[str, str] = field(default_factory=dict)
     changed_symbols: frozenset[str] = frozenset()  # pkg.mod.Cls.meth the patch changed
     # Source file → function qualname → its tests' literals (PS805).
     literal_owners: Mapping[str, Mapping[str, Owners]] | None = None
@@ -126,7 +130,15 @@ def scan_signals(path: str, source: bytes, lines: frozenset[int] | None,
     operands long) is walked again on a deep stack; raises SyntaxError, ValueError or
     RecursionError when it cannot be parsed or walked at all."""
     def run() -> list[Signal]:
-        return list(file_signals(FileScan(path, source, lines), inputs, tested))
+        # The cyclic GC is paused, as for the call graph's summaries: a tree holds no
+        # cycles, and collections its allocations trigger cost more than the walk.
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            return list(file_signals(FileScan(path, source, lines), inputs, tested))
+        finally:
+            if paused:
+                gc.enable()
 
     try:
         return run()
@@ -217,9 +229,11 @@ def file_signals(scan: FileScan, inputs: GraderInputs,
 
 
 def _new_paths(change: Change, inputs: GraderInputs) -> Iterator[Signal]:
-    """PS807 and PS808: what a path the patch adds shadows."""
+    """PS807 and PS808: what a path the patch adds (or renames or copies a file to)
+    shadows."""
     for img in change.files:
-        if img.pre is not None or img.post is None:
+        moved = img.change.status in (FileStatus.RENAMED, FileStatus.COPIED)
+        if (img.pre is not None and not moved) or img.post is None:
             continue
         path = img.change.path
         hidden = path in inputs.hidden_tests
@@ -253,6 +267,8 @@ def _shadowed(path: str, inputs: GraderInputs) -> str | None:
         return None
     if name in sys.stdlib_module_names and not name.startswith("_"):
         return f"shadows the standard library module {name!r}"
+    if name in inputs.declared_imports:
+        return f"shadows {name!r} of the declared dependency {inputs.declared_imports[name]!r}"
     if name in inputs.import_names:
         return f"shadows the installed package {name!r}"
     return None

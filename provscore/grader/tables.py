@@ -43,6 +43,8 @@ class GraderTables:
     runner_env_prefixes: tuple[str, ...]
     patchers: frozenset[str]
     shadowing_ignored: frozenset[str]
+    # Normalised distribution → import names, for declared dependencies not installed.
+    distribution_imports: Mapping[str, tuple[str, ...]]
     # From [evidence]: how tests patch what they run under (PS809 reads their targets).
     test_inputs: frozenset[str]
     test_input_fixtures: frozenset[str]
@@ -69,6 +71,9 @@ class GraderTables:
             environ=_set(g, "environ"), env_setters=_set(g, "env_setters"),
             runner_env_prefixes=_tuple(g, "runner_env_prefixes"),
             patchers=_set(g, "patchers"), shadowing_ignored=_set(g, "shadowing_ignored"),
+            distribution_imports={d.strip(): tuple(n.strip() for n in names.split(","))
+                                  for d, _, names in (str(v).partition("=")
+                                                      for v in g["distribution_imports"])},
             test_inputs=_set(e, "test_inputs"), test_input_fixtures=_set(e, "test_input_fixtures"),
             parametrize=_set(e, "parametrize"),
         )

@@ -12,9 +12,11 @@ effect cannot be decided is a changed suppression, for a reviewer to read.
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from dataclasses import dataclass
 
 from provscore.evidence.model import Suppression, SuppressionKind
+from provscore.evidence.suppressions.load_tests import parse_summary
 from provscore.model import Modification
 from provscore.provenance.conditions import NO_DOMAINS, Domains, Relation, relation
 
@@ -129,6 +131,22 @@ def _xfail_keywords(before: dict[str, str], after: dict[str, str]) -> tuple[int,
     return (-1 if weaker else 1 if stronger else 0), notes
 
 
+def _load_tests_verdict(before: str, after: str) -> tuple[Modification | None, str] | None:
+    """Two load_tests summaries (evidence/suppressions/load_tests.py): adding more tests
+    is no loosening; adding fewer, or returning or doing anything else, may hide tests."""
+    a, b = parse_summary(before), parse_summary(after)
+    if a is None or b is None:
+        return None
+    (ret_a, keep_a, add_a), (ret_b, keep_b, add_b) = a, b
+    if ret_a != ret_b or Counter(keep_a) != Counter(keep_b):
+        return Modification.WEAKENED, "load_tests edited: what it returns or does changed"
+    lost = Counter(add_a) - Counter(add_b)
+    if lost:
+        return Modification.WEAKENED, f"load_tests no longer adds {sorted(lost)[0]}"
+    return (Modification.STRENGTHENED, "load_tests adds more tests") \
+        if Counter(add_b) - Counter(add_a) else (None, "load_tests adds the same tests")
+
+
 def compare_suppressions(pre: Suppression, post: Suppression, domains: Domains = NO_DOMAINS
                          ) -> tuple[Modification | None, str]:
     """How a suppression changed; None when it means the same (a reworded reason).
@@ -137,6 +155,9 @@ def compare_suppressions(pre: Suppression, post: Suppression, domains: Domains =
             _callee(pre.code) == _callee(post.code) is not None:
         # The same wrapping decorator: its arguments are the test's inputs (PS110).
         return None, "same decorator"
+    loaded = _load_tests_verdict(pre.code, post.code)
+    if loaded is not None:
+        return loaded
     a, b = _form(pre.code), _form(post.code)
     if a is None or b is None:
         return Modification.CHANGED, "changed"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,10 @@ class Strength:
     narrowing: frozenset[str]  # dropping it loosens the check
     # What is known of condition subjects' values ([conditions]).
     domains: Domains = NO_DOMAINS
+    # Methods whose places= and delta= are one tolerance (negated: wider is stronger).
+    places_delta: frozenset[str] = frozenset()
+    places_delta_negated: frozenset[str] = frozenset()
+    exact_counts: frozenset[str] = frozenset()  # "method.keyword": absent is "at least once"
 
     @classmethod
     def from_patterns(cls, section: Mapping[str, Any],
@@ -39,7 +44,10 @@ class Strength:
             tolerance=frozenset(section.get("tolerance_keywords", [])),
             precision=frozenset(section.get("precision_keywords", [])),
             narrowing=frozenset(section.get("narrowing_keywords", [])),
-            domains=domains)
+            domains=domains,
+            places_delta=frozenset(section.get("places_delta", [])),
+            places_delta_negated=frozenset(section.get("places_delta_negated", [])),
+            exact_counts=frozenset(section.get("exact_counts", [])))
 
     def rank(self, shape: Shape, kind: EvidenceKind) -> int | None:
         """0 for the strongest kind of check; None when the check has no rank."""
@@ -90,6 +98,11 @@ def _keyword_verdict(a: Shape, b: Shape, strength: Strength
     tolerance, precision, narrowing = strength.tolerance, strength.precision, strength.narrowing
     ka, kb = dict(a.keywords), dict(b.keywords)
     stronger = False
+    scale = _places_delta_verdict(a, b, ka, kb, strength)
+    if scale is not None and scale[0] is not None:
+        if scale[0] is not Modification.STRENGTHENED:
+            return scale
+        stronger = True
     for key in sorted(set(ka) | set(kb)):
         base = key.rsplit(".", 1)[-1]
         va, vb = ka.get(key), kb.get(key)
@@ -122,6 +135,11 @@ def _keyword_verdict(a: Shape, b: Shape, strength: Strength
                 stronger = True
             else:
                 return verdict
+        elif a.op == b.op and f"{a.op}.{key}" in strength.exact_counts:
+            verdict = _count_verdict(key, va, vb)
+            if verdict[0] is not Modification.STRENGTHENED:
+                return verdict
+            stronger = True
         elif base in narrowing:
             if vb is None or vb == "False":
                 return Modification.WEAKENED, f"{key}={va} dropped"
@@ -134,6 +152,57 @@ def _keyword_verdict(a: Shape, b: Shape, strength: Strength
         else:
             return Modification.CHANGED, f"keyword {key} changed"
     return (Modification.STRENGTHENED, "check narrowed") if stronger else (None, "")
+
+
+def _count_verdict(key: str, va: str | None, vb: str | None) -> tuple[Modification, str]:
+    """A count the bare call leaves at "at least once": pinning it to n >= 1 is stronger,
+    dropping it weaker, anything else (0: "never", a computed count) another check."""
+    na, nb = (_number(v) if v is not None else None for v in (va, vb))
+    if vb is None:
+        return (Modification.WEAKENED, f"{key}={va} dropped") if na is not None and na >= 1 \
+            else (Modification.CHANGED, f"{key}={va} dropped")
+    if va is None and nb is not None and nb >= 1 and nb.is_integer():
+        return Modification.STRENGTHENED, f"{key}={vb} pinned"
+    return Modification.EXPECTED_CHANGED, f"{key} changed ({va} → {vb})"
+
+
+def _places_delta_verdict(a: Shape, b: Shape, ka: dict[str, str], kb: dict[str, str],
+                          strength: Strength) -> tuple[Modification | None, str] | None:
+    """places= and delta= of assertAlmostEqual compared on one scale: places=p allows a
+    difference below 0.5 * 10**-p (p=7 when neither is given), delta=d up to d. Consumes
+    the two keywords from ``ka``/``kb``; None when they did not change."""
+    if a.op != b.op or a.op not in strength.places_delta | strength.places_delta_negated:
+        return None
+    if all(ka.get(k) == kb.get(k) for k in ("places", "delta")):
+        return None
+    if "delta" not in ka and "delta" not in kb and a.op in strength.places_delta:
+        return None  # places alone: judged as the precision keyword it is
+    ta, tb = _allowed_difference(ka), _allowed_difference(kb)
+    if ta is None or tb is None:
+        return None  # not literal numbers: judged keyword by keyword
+    for k in ("places", "delta"):
+        ka.pop(k, None)
+        kb.pop(k, None)
+    if math.isclose(ta, tb, rel_tol=1e-9):
+        return None, ""  # places=2 → delta=0.005: the same check
+    moved = f"({ta:g} → {tb:g})"
+    wider = tb > ta
+    if a.op in strength.places_delta_negated:  # assertNotAlmostEqual: wider is stronger
+        return (Modification.STRENGTHENED, f"tolerance widened {moved}") if wider else \
+            (Modification.WEAKENED, f"tolerance narrowed {moved} of a negated check")
+    return (Modification.WEAKENED, f"tolerance widened {moved}") if wider else \
+        (Modification.STRENGTHENED, f"tolerance narrowed {moved}")
+
+
+def _allowed_difference(keywords: Mapping[str, str]) -> float | None:
+    if "delta" in keywords:
+        if "places" in keywords:
+            return None  # unittest refuses both: a TypeError
+        return _number(keywords["delta"])
+    places = _number(keywords["places"]) if "places" in keywords else 7.0
+    if places is None or not places.is_integer() or abs(places) > 300:
+        return None
+    return float(0.5 * 10.0 ** -places)
 
 
 _MATCH_ANYTHING = {"", ".*", ".+", "(?s).*", "^.*$", ".*?", "[\\s\\S]*"}
@@ -241,6 +310,9 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
     return Modification.CHANGED, "changed"
 
 
+_ORDERING = frozenset({"sorted", "reversed", "list", "tuple"})
+
+
 def _iterated(guard: str) -> tuple[str, list[Any]] | None:
     """``for x in range(3)`` / ``for x in [1, 2]``: the loop target and the literal values
     it takes; None when the loop is over anything else."""
@@ -251,6 +323,13 @@ def _iterated(guard: str) -> tuple[str, list[Any]] | None:
         node = ast.parse(iterable, mode="eval").body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+    # `map(Decimal, VALUES)`, `sorted(VALUES)`: the same wrapper on both sides iterates
+    # over the values it is given, each once.
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            not node.keywords and ((node.func.id == "map" and len(node.args) == 2) or
+                                   (node.func.id in _ORDERING and len(node.args) == 1)):
+        target = f"{target} <- {node.func.id}({', '.join(ast.unparse(a) for a in node.args[:-1])})"
+        node = node.args[-1]
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
             node.func.id == "range" and not node.keywords and 1 <= len(node.args) <= 3:
         try:

@@ -13,6 +13,7 @@ from provscore.evidence.suppressions.common import (
     is_skip_method_call,
     mark_kind,
 )
+from provscore.evidence.suppressions.load_tests import load_tests_summary
 from provscore.names import dotted, matches
 
 
@@ -135,6 +136,13 @@ class HookCollector(Collector):
         name = hook_name(node, ctx) or node.name.value
         if name in t.collection_hooks:
             ctx.suppress(SuppressionKind.COLLECTION_HOOK, node, target=ctx.path, detail=name)
+        elif name == "load_tests" and parent.kind == "module" and ctx.config.unittest_files:
+            summary = load_tests_summary(cst.Module(body=[]).code_for_node(node),
+                                         t.load_tests_adding)
+            if summary is not None:
+                ctx.suppress(SuppressionKind.COLLECTION_HOOK, node, target=ctx.path,
+                             detail="load_tests decides which of the module's tests run",
+                             code=summary)
         elif name in t.report_hooks:
             ctx.suppress(SuppressionKind.REPORT_HOOK, node, target=ctx.path, detail=name)
         elif parent.kind == "class" and parent.is_unittest and (
@@ -160,9 +168,32 @@ class HookCollector(Collector):
             return
         if any(q.startswith(t.safe_decorators) for q in names):
             return
+        if matches(names, t.label_decorators):
+            self._label(dec, frame)
+            return
         # A skip helper, a transparent decorator or neither (PS206): decided once the
         # module's own helpers are known (evidence/skip_helpers.py).
         ctx.unknown_decorators.append((dec, frame))
+
+
+    def _label(self, dec: cst.BaseExpression, frame: Frame) -> None:
+        """``@tag("slow")`` only labels the test, unless base's runner excludes a label it
+        gives; a label that is not a literal, where the runner excludes some, may be one."""
+        excluded = self.ctx.config.excluded_tags
+        if not excluded:
+            return
+        args = dec.args if isinstance(dec, cst.Call) else ()
+        labels = [a.value.evaluated_value if isinstance(a.value, cst.SimpleString) else None
+                  for a in args]
+        hit = sorted({str(x) for x in labels if x in excluded})
+        if hit:
+            detail = f"tagged {', '.join(hit)}, which the runner excludes (--exclude-tag)"
+        elif None in labels or any(a.star for a in args) or not isinstance(dec, cst.Call):
+            detail = f"a tag that may be one the runner excludes ({', '.join(excluded)})"
+        else:
+            return
+        self.ctx.suppress(SuppressionKind.SKIP_MARK, dec, target=frame.node_id, detail=detail,
+                          frame=frame.qualname)
 
 
 def hook_name(node: cst.FunctionDef, ctx: Context) -> str | None:

@@ -1,0 +1,269 @@
+"""A compact directed graph for the call graph: nodes by index, one kind per edge.
+
+networkx keeps a dict of attributes per node and per edge; a tree of sympy's size (48k
+nodes, 200k edges) then costs seconds to build from a cache row and again to copy for a
+reachability query. Here a node is an index into parallel lists, an edge is one entry of
+its source's ``{target: kind code}`` dict, and the predecessor lists a reachability query
+walks are built once per graph. The read API is the subset of networkx's that provscore
+uses (``edges(data="kind")``, ``nodes(data=True)``, ``successors``, ``has_edge``, ...);
+:func:`provscore.callgraph.export.export` converts to networkx for the file formats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+
+class Digraph:
+    """Nodes (name, kind, path, start line, end line) and edges (source, target, kind)."""
+
+    def __init__(self) -> None:
+        self._index: dict[str, int] = {}
+        self.names: list[str] = []
+        self._kind: list[str] = []
+        self._path: list[str] = []
+        self._start: list[int] = []
+        self._end: list[int] = []
+        self._succ: list[dict[int, int]] = []
+        self._kinds: list[str] = []
+        self._kind_code: dict[str, int] = {}
+        self._edges = 0
+        self._pred: list[list[int]] | None = None  # in-edges, built when first asked for
+
+    # ------------------------------------------------------------------ building
+
+    def add_node(self, name: str, kind: str = "", path: str = "", start: int = 0,
+                 end: int = 0) -> int:
+        """The node's index; an existing node gets the attributes given."""
+        i = self._index.get(name)
+        if i is None:
+            i = self._index[name] = len(self.names)
+            self.names.append(name)
+            self._kind.append(kind)
+            self._path.append(path)
+            self._start.append(start)
+            self._end.append(end)
+            self._succ.append({})
+        else:
+            self._kind[i], self._path[i], self._start[i], self._end[i] = kind, path, start, end
+        self._pred = None
+        return i
+
+    def _code(self, kind: str) -> int:
+        code = self._kind_code.get(kind)
+        if code is None:
+            code = self._kind_code[kind] = len(self._kinds)
+            self._kinds.append(kind)
+        return code
+
+    def add_edge(self, u: str, v: str, kind: str) -> None:
+        """Adds ``u -> v`` unless there is one (the first kind stays); missing nodes are
+        added without attributes."""
+        iu = self._index.get(u)
+        if iu is None:
+            iu = self.add_node(u)
+        iv = self._index.get(v)
+        if iv is None:
+            iv = self.add_node(v)
+        succ = self._succ[iu]
+        if iv not in succ:
+            succ[iv] = self._code(kind)
+            self._edges += 1
+            self._pred = None
+
+    def add_indexed_edges(self, edges: Iterable[tuple[int, int, str]]) -> None:
+        """Edges between nodes given by index (a graph copied or loaded in bulk)."""
+        for iu, iv, kind in edges:
+            succ = self._succ[iu]
+            if iv not in succ:
+                succ[iv] = self._code(kind)
+                self._edges += 1
+        self._pred = None
+
+    def remove_edge(self, u: str, v: str) -> None:
+        iu, iv = self._index[u], self._index[v]
+        del self._succ[iu][iv]
+        self._edges -= 1
+        self._pred = None
+
+    @classmethod
+    def from_rows(cls, nodes: Iterable[tuple[str, str, str, int, int]], kinds: Iterable[str],
+                  edges: Sequence[int]) -> Digraph:
+        """The graph of :meth:`node_row` rows and a flat (source, target, kind code) list."""
+        g = cls()
+        for name, kind, path, start, end in nodes:
+            g._index[name] = len(g.names)
+            g.names.append(name)
+            g._kind.append(kind)
+            g._path.append(path)
+            g._start.append(start)
+            g._end.append(end)
+        if len(g._index) != len(g.names):
+            raise ValueError("duplicate node names")
+        g._kinds = list(kinds)
+        g._kind_code = {k: i for i, k in enumerate(g._kinds)}
+        succ: list[dict[int, int]] = [{} for _ in g.names]
+        g._succ = succ
+        us, vs, ks = edges[0::3], edges[1::3], edges[2::3]
+        if len(edges) % 3 or (edges and (min(edges) < 0 or max(max(us), max(vs)) >= len(succ)
+                                         or max(ks) >= len(g._kinds))):
+            raise ValueError("edge out of range")
+        for u, v, k in zip(us, vs, ks, strict=True):
+            succ[u][v] = k
+        g._edges = sum(len(d) for d in succ)
+        return g
+
+    def without_paths(self, paths: frozenset[str]
+                      ) -> tuple[Digraph, list[tuple[str, str, str]]]:
+        """A copy without the nodes of files in ``paths`` (and outside nodes, which have
+        no path, that only they called), and the edges from kept nodes to dropped ones
+        (source, target, kind): a graph updated for a patch re-adds those whose target
+        the new file still defines."""
+        g = Digraph()
+        kept = [self._path[i] not in paths for i in range(len(self.names))]
+        called = [False] * len(self.names)
+        for i, succ in enumerate(self._succ):
+            if kept[i]:
+                for j in succ:
+                    called[j] = True
+        new = [-1] * len(self.names)
+        for i, name in enumerate(self.names):
+            if kept[i] and (self._path[i] or called[i]):
+                new[i] = len(g.names)
+                g._index[name] = new[i]
+                g.names.append(name)
+                g._kind.append(self._kind[i])
+                g._path.append(self._path[i])
+                g._start.append(self._start[i])
+                g._end.append(self._end[i])
+        g._kinds = list(self._kinds)
+        g._kind_code = dict(self._kind_code)
+        g._succ = [{} for _ in g.names]
+        dangling: list[tuple[str, str, str]] = []
+        for i, succ in enumerate(self._succ):
+            ni = new[i]
+            if ni < 0:
+                continue
+            out = g._succ[ni]
+            for j, k in succ.items():
+                nj = new[j]
+                if nj >= 0:
+                    out[nj] = k
+                else:
+                    dangling.append((self.names[i], self.names[j], self._kinds[k]))
+        g._edges = sum(len(d) for d in g._succ)
+        return g, dangling
+
+    # ------------------------------------------------------------------ reading
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._index
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def index(self, name: str) -> int | None:
+        return self._index.get(name)
+
+    def number_of_nodes(self) -> int:
+        return len(self.names)
+
+    def number_of_edges(self) -> int:
+        return self._edges
+
+    def has_edge(self, u: str, v: str) -> bool:
+        iu, iv = self._index.get(u), self._index.get(v)
+        return iu is not None and iv is not None and iv in self._succ[iu]
+
+    def kind(self, name: str) -> str:
+        return self._kind[self._index[name]]
+
+    def attrs(self, i: int) -> dict[str, Any]:
+        """Node ``i``'s attributes as networkx holds them (absent ones left out)."""
+        out: dict[str, Any] = {"kind": self._kind[i]}
+        if self._path[i]:
+            out["path"] = self._path[i]
+        if self._start[i] or self._end[i]:
+            out["start"], out["end"] = self._start[i], self._end[i]
+        return out
+
+    def node_row(self, i: int) -> tuple[str, str, str, int, int]:
+        return self.names[i], self._kind[i], self._path[i], self._start[i], self._end[i]
+
+    def nodes(self, data: bool = False) -> Iterator[Any]:
+        for i, name in enumerate(self.names):
+            yield (name, self.attrs(i)) if data else name
+
+    def successors(self, name: str) -> Iterator[str]:
+        return (self.names[j] for j in self._succ[self._index[name]])
+
+    def indexed_edges(self) -> Iterator[tuple[int, int, int]]:
+        """(source, target, kind code) of every edge; kinds by :meth:`kind_names`."""
+        for i, succ in enumerate(self._succ):
+            for j, k in succ.items():
+                yield i, j, k
+
+    def kind_names(self) -> list[str]:
+        return list(self._kinds)
+
+    def edges(self, data: str | bool = False) -> Iterator[Any]:
+        """``(u, v)``; ``data="kind"``: ``(u, v, kind)``; ``data=True``: ``(u, v, attrs)``."""
+        names, kinds = self.names, self._kinds
+        for i, j, k in self.indexed_edges():
+            if data == "kind":
+                yield names[i], names[j], kinds[k]
+            elif data:
+                yield names[i], names[j], {"kind": kinds[k]}
+            else:
+                yield names[i], names[j]
+
+    def edges_of_kind(self, kind: str) -> Iterator[tuple[str, str]]:
+        code = self._kind_code.get(kind)
+        if code is None:
+            return
+        names = self.names
+        for i, succ in enumerate(self._succ):
+            for j, k in succ.items():
+                if k == code:
+                    yield names[i], names[j]
+
+    def predecessors(self, name: str, kind: str | None = None) -> list[str]:
+        """The sources of edges into ``name`` (of ``kind`` only, when given)."""
+        i = self._index.get(name)
+        code = self._kind_code.get(kind) if kind is not None else -1
+        if i is None or code is None:
+            return []
+        width = len(self._kinds)
+        return [self.names[e // width] for e in self._predecessors()[i]
+                if code < 0 or e % width == code]
+
+    def ancestors(self, name: str, skip: frozenset[str] = frozenset()) -> set[str]:
+        """Every node with a path to ``name`` over edges whose kind is not in ``skip``."""
+        start = self._index.get(name)
+        if start is None:
+            return set()
+        pred = self._predecessors()
+        width = len(self._kinds)
+        skipped = {self._kind_code[k] for k in skip if k in self._kind_code}
+        seen = {start}
+        todo = [start]
+        while todo:
+            for e in pred[todo.pop()]:
+                j, k = divmod(e, width)
+                if j not in seen and k not in skipped:
+                    seen.add(j)
+                    todo.append(j)
+        seen.discard(start)
+        return {self.names[i] for i in seen}
+
+    def _predecessors(self) -> list[list[int]]:
+        """Per node, its in-edges as ``source * kinds + kind code`` (built once)."""
+        if self._pred is None:
+            width = len(self._kinds)
+            pred: list[list[int]] = [[] for _ in self.names]
+            for i, succ in enumerate(self._succ):
+                for j, k in succ.items():
+                    pred[j].append(i * width + k)
+            self._pred = pred
+        return self._pred

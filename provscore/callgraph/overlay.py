@@ -1,0 +1,357 @@
+"""The graph after a patch as the base graph with the changed files re-read.
+
+Resolving every name of a large tree again for each patch costs seconds (sympy: ~20 s);
+a patch changes a handful of files. So the graph after it keeps every node and edge of
+the unchanged files, drops those of the changed ones, and resolves only the changed
+files' scopes, looking names up in the unchanged files' summaries on demand. What an
+unchanged file contributes that depends on a changed one is redone too:
+
+- edges from unchanged code into a changed file are kept when the file still defines
+  their target (by name), and dropped when it does not;
+- call sites in unchanged code that pass functions to a changed function (and decorators
+  of a changed file applied in unchanged code) bind that function's parameters again;
+- a changed call site that passes a function to an unchanged function binds it, and that
+  function's calls of the parameter get their edges;
+- subclasses in unchanged files are read off the base graph's inheritance edges.
+
+- unchanged files that import a changed package ``__init__.py`` (directly, or through
+  packages that import it) are re-read too: what they import from it may be a
+  re-export the patch moved.
+
+Two differences from a full build are kept. A call from unchanged code to a definition
+the patch removed loses its edge (a full build gives it an ``unknown:`` edge), and the
+call counts keep the base's outcome for it. A name an unchanged file imports through
+a changed module that is not a package ``__init__.py`` (a re-export in a plain module)
+keeps the target it had at base.
+
+Where the fixtures visible to tests change, the update is refused (``None``) and the
+caller builds the graph in full: when a changed, added or removed file is a
+``conftest.py`` (its fixtures reach every test below it), when the tree's module names
+change, or when a file that must be re-read has no summary.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Iterator, Mapping
+
+from provscore.callgraph.digraph import Digraph
+from provscore.callgraph.graph import (
+    CallGraph,
+    EdgeWriter,
+    add_module_nodes,
+    bind_args,
+    bound_names,
+    call_edges,
+    decorator_edges,
+    fixture_edges,
+    head,
+    module_imports,
+    node_name,
+    total_stats,
+)
+from provscore.callgraph.modules import ModuleIndex, resolve_relative
+from provscore.callgraph.resolve import Namespaces, Value
+from provscore.callgraph.summary import FileSummary, Scope
+from provscore.change.collection import CollectionConfig
+from provscore.nodeid import file_of
+
+
+class _Summaries(Mapping[str, FileSummary]):
+    """Module -> summary of the tree after the patch: changed files as given, the
+    others loaded when first asked for; files that do not parse are absent."""
+
+    def __init__(self, index: ModuleIndex, changed: Mapping[str, FileSummary],
+                 load: Callable[[str], FileSummary | None]) -> None:
+        self.index, self.changed, self.load = index, changed, load
+        self._got: dict[str, FileSummary | None] = {}
+
+    def _get(self, mod: str) -> FileSummary | None:
+        if mod in self.changed:
+            return self.changed[mod]
+        if mod not in self._got:
+            path = self.index.by_name.get(mod)
+            self._got[mod] = self.load(path) if path is not None else None
+        return self._got[mod]
+
+    def __getitem__(self, mod: str) -> FileSummary:
+        s = self._get(mod)
+        if s is None or s.error:
+            raise KeyError(mod)
+        return s
+
+    def __contains__(self, mod: object) -> bool:
+        return isinstance(mod, str) and mod in self.index.by_name and \
+            (s := self._get(mod)) is not None and not s.error
+
+    def __iter__(self) -> Iterator[str]:
+        return (m for m in self.index.by_name if m in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+class _Scopes(Mapping[str, tuple[Scope, ...]]):
+    def __init__(self, base: Mapping[str, tuple[Scope, ...]],
+                 changed: Mapping[str, FileSummary | None], paths: Mapping[str, str]) -> None:
+        self.base, self.changed, self.paths = base, changed, paths
+
+    def __getitem__(self, path: str) -> tuple[Scope, ...]:
+        if path in self.changed:
+            s = self.changed[path]
+            if s is None:
+                raise KeyError(path)
+            return s.scopes
+        return self.base[path]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+
+def overlay_graph(base: CallGraph, changed: Mapping[str, FileSummary | None],
+                  load: Callable[[str], FileSummary | None], config: CollectionConfig
+                  ) -> CallGraph | None:
+    """``base`` with the ``.py`` files of ``changed`` re-read (None: the file is gone);
+    ``load`` gives the summary of an unchanged file. None: build the graph in full."""
+    if any(posixpath.basename(p) == "conftest.py" for p in changed):
+        return None
+    importers = _importers_of_packages(base, changed, load)
+    if importers is None:
+        return None
+    changed = {**changed, **importers}
+    paths = [p for p in base.paths if p not in changed]
+    paths += [p for p, s in changed.items() if s is not None]
+    index = ModuleIndex(paths)
+    if any(index.by_path.get(p) != m for p, m in base.paths.items() if p not in changed):
+        return None
+    mods = {index.by_path[p]: s for p, s in changed.items() if s is not None}
+    gone = frozenset(changed)
+    g, dangling = base.graph.without_paths(gone)
+    symbols = {n: s for n, s in base.symbols.items() if s.path not in gone}
+    for path, summary in changed.items():
+        if summary is not None:
+            add_module_nodes(g, symbols, path, index.by_path[path], summary)
+    into_changed: list[str] = []
+    for u, v, kind in dangling:
+        if v in g:
+            g.add_edge(u, v, kind)
+        into_changed.append(u)
+    summaries = _Summaries(index, mods, load)
+    ns = Namespaces(summaries, index, _subclasses_from(base, mods))
+    edges = EdgeWriter(g, ns)
+    live = [m for m in mods if m in summaries]
+    call_edges(ns, edges, live, lambda: _rebind(ns, edges, base.graph, set(mods), into_changed))
+    _calls_of_new_bindings(ns, edges, set(mods))
+    tests = {t: n for t, n in base.tests.items() if file_of(t) not in gone}
+    tests.update(fixture_edges(ns, edges, live, config))
+    reread = set(mods) | {base.paths[p] for p in changed if p in base.paths}
+    counts = {m: c for m, c in base.module_stats.items() if m not in reread}
+    for m, delta in edges.counts.items():  # changed modules anew, others' recounts
+        was = counts.get(m, (0,) * len(delta))
+        counts[m] = tuple(a + b for a, b in zip(was, delta, strict=True))
+    unparsed = {p: e for p, e in base.unparsed.items() if p not in gone}
+    unparsed.update((p, s.error) for p, s in changed.items() if s is not None and s.error)
+    imports = {m: i for m, i in base.imports_by_module.items() if m not in reread}
+    imports.update((m, module_imports(s)) for m, s in mods.items() if not s.error)
+    if edges.removed:  # outside nodes nothing calls any more go, as in a full build
+        g = g.without_paths(frozenset())[0]
+    return CallGraph(g, index, symbols, tests, dict(index.by_path), total_stats(counts.values()),
+                     unparsed, _Scopes(base.scopes_by_path, changed, index.by_path), imports,
+                     counts)
+
+
+def _importers_of_packages(base: CallGraph, changed: Mapping[str, FileSummary | None],
+                           load: Callable[[str], FileSummary | None]
+                           ) -> dict[str, FileSummary | None] | None:
+    """Unchanged files that import a name whose meaning a changed package ``__init__.py``
+    changed (or that import the package as a module, or star-import it): the name may be
+    a re-export the patch moved, so they are re-read with the changed files (their own
+    summaries). A package ``__init__.py`` among them passes the change on to its own
+    importers. None: a file to re-read has no summary."""
+    index = base.index
+    affected: dict[str, frozenset[str] | None] = {}  # package -> changed names (None: all)
+    for p, s in changed.items():
+        if posixpath.basename(p) == "__init__.py" and p in base.paths:
+            names = _changed_exports(index, base.paths[p], load(p), s)
+            if names != frozenset():
+                affected[base.paths[p]] = names
+    todo = list(affected)
+    out: dict[str, FileSummary | None] = {}
+    while todo:
+        pkg = todo.pop()
+        for u in base.graph.predecessors(pkg, "import"):
+            mod = u.partition(":")[0]
+            path = index.by_name.get(mod)
+            if path is None or path in changed:
+                continue
+            summary = out.get(path) or load(path)
+            if summary is None:
+                return None
+            passed = _takes(index, mod, summary, pkg, affected[pkg])
+            if passed is False:
+                continue
+            out[path] = summary
+            if posixpath.basename(path) == "__init__.py" and passed is not True:
+                was = affected.get(mod, frozenset())
+                now = None if passed is None or was is None else was | passed
+                if now != was:
+                    affected[mod] = now
+                    todo.append(mod)
+    return out
+
+
+def _takes(index: ModuleIndex, mod: str, summary: FileSummary, pkg: str,
+           names: frozenset[str] | None) -> frozenset[str] | bool | None:
+    """What importer ``mod`` takes of the changed ``names`` of ``pkg``: False nothing,
+    else the names it binds to them itself (None: all it binds, for a module or star
+    import; True: only names inside functions, which it does not export)."""
+    bound: set[str] = set()
+    for scope, local, module, name, level in summary.imports:
+        if name:
+            target = index.find(resolve_relative(mod, index.is_package(mod), module, level),
+                                mod)
+        else:
+            target = index.find(module, mod)
+        if target != pkg:
+            continue
+        if not name or name == "*":
+            return None
+        if names is None or name in names:
+            if scope != 0:
+                bound.add("")
+            else:
+                bound.add(local)
+    if not bound:
+        return False
+    exported = frozenset(bound - {""})
+    return exported if exported else True
+
+
+def _changed_exports(index: ModuleIndex, mod: str, before: FileSummary | None,
+                     after: FileSummary | None) -> frozenset[str] | None:
+    """The module-level names of a package whose meaning the patch changed: bound
+    otherwise (definitions compared by name, not by where they are), gone, or new and
+    shadowing a submodule. None: all of them (a side does not parse). A package that
+    adds an export (the usual edit) changes none."""
+    if before is None or after is None or before.error or after.error:
+        return None
+    old, new = _exports(before), _exports(after)
+    changed = {name for name, binding in old.items() if new.get(name) != binding}
+    changed |= {name for name in new.keys() - old.keys() if index.find(f"{mod}.{name}", mod)}
+    return frozenset(changed)
+
+
+def _exports(summary: FileSummary) -> dict[str, list[object]]:
+    scopes = summary.scopes
+    out: dict[str, list[object]] = {}
+    for name, bindings in Namespaces.fill(summary)[0].items():
+        out[name] = [(kind, scopes[data].qualname, scopes[data].kind) if kind == "scope"
+                     else (kind, data[1]) if kind == "assign" else (kind, data)
+                     for kind, data in bindings]
+    return out
+
+
+def _subclasses_from(base: CallGraph, changed: Mapping[str, object]
+                     ) -> Callable[[Namespaces, str, int], list[tuple[str, int]]]:
+    """Subclasses of a class: those of unchanged files from the base graph's inheritance
+    edges, those of changed files by their method resolution order."""
+    others = frozenset(base.graph.kind_names()) - {"inherit"}
+    memo: dict[tuple[str, int], list[tuple[str, int]]] = {}
+
+    def subclasses(ns: Namespaces, mod: str, cls: int) -> list[tuple[str, int]]:
+        key = (mod, cls)
+        if key in memo:
+            return memo[key]
+        memo[key] = []  # a cycle of bases sees none
+        out: list[tuple[str, int]] = []
+        for name in sorted(base.graph.ancestors(node_name(mod, ns.scope(mod, cls).qualname),
+                                                others)):
+            sym = base.symbols.get(name)
+            if sym is not None and sym.module not in changed and sym.module in ns.modules:
+                out += [(sym.module, i) for i in _scope_indices(ns, sym.module, sym.qualname)
+                        if ns.scope(sym.module, i).kind == "class"]
+        for m in changed:
+            if m in ns.modules:
+                out += [(m, i) for i, s in enumerate(ns.modules[m].scopes)
+                        if s.kind == "class" and key in ns.mro(m, i)[1:]]
+        memo[key] = out
+        return out
+
+    return subclasses
+
+
+def _scope_indices(ns: Namespaces, mod: str, qualname: str) -> list[int]:
+    """The scopes of ``mod`` a node name stands for (a name defined twice is one node)."""
+    return [i for i, s in enumerate(ns.modules[mod].scopes) if s.qualname == qualname]
+
+
+def _bind_again(ns: Namespaces, edges: EdgeWriter, callers: list[str],
+                wanted: Callable[[Value], bool]) -> None:
+    """Unchanged scopes that call functions ``wanted`` holds, or whose definitions have
+    decorators, bind their parameters again: the base graph's bindings are not kept, so
+    every call site a full build would see binds anew. (An edge keeps the first kind it
+    was added with, so a caller is not told by its edge's kind: each does both.)"""
+    for name in dict.fromkeys(callers):
+        mod, _, qual = name.partition(":")
+        if mod not in ns.modules:
+            continue
+        scopes = ns.modules[mod].scopes
+        for i in _scope_indices(ns, mod, qual):
+            for j, child in enumerate(scopes):
+                if child.parent == i:
+                    for dec in child.decorators:
+                        decorator_edges(ns, edges, mod, j, name,
+                                        node_name(mod, child.qualname), dec)
+            for _line, ref, args in scopes[i].calls:
+                if args:
+                    callee = ns.resolve(mod, i, ref)
+                    if any(wanted(v) for v in callee):
+                        bind_args(ns, edges, name, mod, i, callee, args)
+
+
+def _rebind(ns: Namespaces, edges: EdgeWriter, base: Digraph, changed: set[str],
+            into_changed: list[str]) -> None:
+    """Every binding of a parameter a full build would make, for the functions whose
+    parameter calls the overlay resolves: those of changed files (their unchanged call
+    sites bind again), and unchanged functions a changed call site bound (all their
+    call sites in the base graph bind again, so the values are as many as a full build
+    finds)."""
+    mine = [u for u in into_changed if u.partition(":")[0] not in changed]
+    _bind_again(ns, edges, mine, lambda v: v[0] in ("S", "BM") and v[1] in changed)
+    funcs = {(m, i) for m, i, _ in ns.params if m not in changed}
+    callers = [u for m, i in sorted(funcs)
+               for u in base.predecessors(node_name(m, ns.scope(m, i).qualname))
+               if u.partition(":")[0] not in changed]
+    _bind_again(ns, edges, callers, lambda v: v[0] in ("S", "BM") and (v[1], int(v[2])) in funcs)
+
+
+def _calls_of_new_bindings(ns: Namespaces, edges: EdgeWriter, changed: set[str]) -> None:
+    """Parameters of unchanged functions that changed call sites bound: their calls of
+    the parameter (in the function or in functions nested in it) get edges. The base
+    graph counted these calls already: one it left unknown that resolves now is counted
+    again."""
+    for mod, i, param in sorted(k for k in ns.params if k[0] not in changed):
+        if mod not in ns.modules:
+            continue
+        scopes = ns.modules[mod].scopes
+        for j, s in enumerate(scopes):
+            if not _within(scopes, j, i) or param not in bound_names(scopes, j):
+                continue
+            src = node_name(mod, s.qualname)
+            for _line, ref, _args in s.calls:
+                if head(ref) == param:
+                    was_unknown = edges.g.has_edge(src, f"unknown:{ref}")
+                    outcome = edges.call(src, ns.resolve(mod, j, ref), ref, count=False)
+                    if was_unknown:
+                        edges.recount(src, ref, outcome)
+
+
+def _within(scopes: tuple[Scope, ...], j: int, i: int) -> bool:
+    while j >= 0:
+        if j == i:
+            return True
+        j = scopes[j].parent
+    return False

@@ -1,0 +1,118 @@
+"""Which signature an evidence call binds to (evidence/binding.py binds it)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from provscore.evidence.binding import Signature
+from provscore.evidence.context import Context, Frame, RawItem
+from provscore.evidence.inheritance import class_chain
+from provscore.evidence.model import EvidenceKind
+from provscore.evidence.scope import still_bound
+
+
+def call_signature(ctx: Context, raw: RawItem) -> Signature | None:
+    """The signature an evidence call binds to: a framework assertion's from the table, a
+    helper's from its def (a function of this module or one it imports, or a method
+    ``self`` reaches through the classes in this module and the bases they import); None
+    when it is not known."""
+    if raw.kind is EvidenceKind.UNITTEST:
+        return ctx.tables.signatures.get(raw.op)
+    if raw.kind is not EvidenceKind.HELPER_CALL or not isinstance(raw.node, cst.Call):
+        return None
+    func = raw.node.func
+    if isinstance(func, cst.Name):
+        found = _function(ctx, func.value)
+        return _signature(*found, "") if found is not None else None
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and \
+            func.value.value in ("self", "cls"):
+        cls = _enclosing_class(raw.frame)
+        found = _method(ctx, cls, func.attr.value) if cls is not None else None
+        return _signature(*found, func.value.value) if found is not None else None
+    return None
+
+
+DefText = tuple[str, str]  # (its decorators, its parameter list), as written
+
+
+def def_text(node: cst.FunctionDef) -> DefText:
+    empty = cst.Module(body=[])
+    return (",".join(empty.code_for_node(d.decorator) for d in node.decorators),
+            empty.code_for_node(node.params))
+
+
+def _function(ctx: Context, name: str) -> DefText | None:
+    found = [f for f in ctx.defs if f.kind == "func" and f.name == name and
+             f.parent is ctx.frames[0]]
+    if found:
+        return _own(ctx, found[0]) if len(found) == 1 else None
+    lookup = ctx.helper_lookup
+    if lookup is None or not ctx.aliases.imported(name):
+        return None
+    texts = {lookup.signature(ctx.path, q) for q in ctx.aliases.resolve(name)} - {None}
+    return texts.pop() if len(texts) == 1 else None
+
+
+def _method(ctx: Context, cls: Frame, name: str) -> DefText | None:
+    for klass in class_chain(ctx, cls):
+        if isinstance(klass, str):  # a base from elsewhere: read there, or unknown
+            lookup = ctx.helper_lookup
+            if lookup is None or not ctx.aliases.imported(klass.split(".", 1)[0]):
+                return None
+            texts = {lookup.signature(ctx.path, f"{q}.{name}")
+                     for q in ctx.aliases.resolve(klass)} - {None}
+            return texts.pop() if len(texts) == 1 else None
+        found = [f for f in ctx.defs if f.parent is klass and f.kind == "func" and
+                 f.name == name]
+        if found:
+            return _own(ctx, found[0]) if len(found) == 1 else None
+    return None
+
+
+def _own(ctx: Context, target: Frame) -> DefText | None:
+    if not isinstance(target.node, cst.FunctionDef) or not still_bound(target) or \
+            ctx.aliases.imported(target.name):
+        return None
+    return def_text(target.node)
+
+
+def _enclosing_class(frame: Frame) -> Frame | None:
+    cur: Frame | None = frame
+    while cur is not None and cur.kind != "class":
+        cur = cur.parent
+    return cur
+
+
+def _signature(decorated: str, params: str, receiver: str) -> Signature | None:
+    """Every positional parameter of a helper is an operand (what it checks is unknown);
+    a decorator other than staticmethod/classmethod may change the signature: unknown."""
+    decorators = set(decorated.split(",")) - {""}
+    if decorators - {"staticmethod", "classmethod"}:
+        return None
+    if receiver:
+        skip = "classmethod" in decorators or (receiver == "self" and not decorators)
+        if receiver == "cls" and not decorators:
+            return None  # `cls.method(obj, ...)`: whether obj is self is unknown
+    else:
+        skip = False
+    sig = Signature.parse(params, skip_first=skip)
+    if sig is None:
+        return None
+    return Signature(sig.params, sum(p.positional for p in sig.params), sig.varargs,
+                     sig.varkw)
+
+
+def offered_signatures(ctx: Context) -> tuple[tuple[str, str, str], ...]:
+    """What this module offers importers to bind calls to: each module-level function and
+    each method of a module-level class (qualname, decorators, parameters)."""
+    out: list[tuple[str, str, str]] = []
+    top = ctx.frames[0]
+    for f in ctx.defs:
+        parent = f.parent
+        if f.kind != "func" or parent is None or not isinstance(f.node, cst.FunctionDef):
+            continue
+        if (parent is top or (parent.kind == "class" and parent.parent is top)) and \
+                still_bound(f):
+            out.append((f.qualname, *def_text(f.node)))
+    names = [q for q, _, _ in out]
+    return tuple(sorted(row for row in out if names.count(row[0]) == 1))

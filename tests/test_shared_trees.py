@@ -1,0 +1,73 @@
+"""One ``ast`` parse per changed post-image: the call graph's summary and the grader scan
+share it (provscore.callgraph.trees)."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from provscore.callgraph import trees
+from provscore.callgraph.summary import summarise
+from provscore.grader.scan import FileScan
+
+
+@pytest.fixture(autouse=True)
+def _no_kept_trees() -> None:
+    trees.forget_trees()
+
+
+def test_equal_bytes_give_the_same_tree() -> None:
+    first = trees.parse_shared(b"def f(x):\n    return x\n")
+    again = trees.parse_shared(bytes(bytearray(b"def f(x):\n    return x\n")))
+    other = trees.parse_shared(b"def f(x):\n    return x + 1\n")
+    assert again is first
+    assert other is not first
+    assert ast.dump(other) != ast.dump(first)
+
+
+def test_the_grader_walks_the_tree_the_summary_parsed() -> None:
+    source = b"import sys\ndef main():\n    sys.exit(0)\n"
+    summarise(source)
+    scan = FileScan("pkg/cli.py", source, None)
+    assert scan.tree is trees.parse_shared(source)
+    assert [c.lineno for c, _ in scan.events.calls] == [3]
+
+
+def test_only_the_latest_trees_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(trees, "KEEP_TREES", 2)
+    sources = [f"x = {i}\n".encode() for i in range(3)]
+    kept = [trees.parse_shared(s) for s in sources]
+    assert trees.parse_shared(sources[2]) is kept[2]
+    assert trees.parse_shared(sources[1]) is kept[1]
+    assert trees.parse_shared(sources[0]) is not kept[0]  # evicted: parsed again
+
+
+def test_a_large_source_is_parsed_and_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(trees, "KEEP_SOURCE_BYTES", 10)
+    source = b"value = 'a long enough line'\n"
+    assert trees.parse_shared(source) is not trees.parse_shared(source)
+
+
+def test_a_source_that_does_not_parse_raises_every_time() -> None:
+    for _ in range(2):
+        with pytest.raises(SyntaxError):
+            trees.parse_shared(b"def f(:\n")
+    assert summarise(b"def f(:\n").error.startswith("SyntaxError")
+
+
+def test_the_walk_records_global_and_nonlocal_where_they_are_declared() -> None:
+    """The declarations are collected by the one walk (no second walk per function): under
+    an ``if``, and in a nested function for its own frame only."""
+    source = (b"_n = 0\n"
+              b"def f(x):\n"
+              b"    if x:\n"
+              b"        global _n\n"
+              b"        _n += 1\n"
+              b"    def g():\n"
+              b"        nonlocal x\n"
+              b"        x += 1\n"
+              b"    return g\n")
+    scan = FileScan("pkg/count.py", source, None)
+    assert [(a.lineno, f.qualname, sorted(f.declared)) for a, f in scan.events.aug] == [
+        (5, "f", ["_n"]), (8, "f.g", ["x"])]
