@@ -6,19 +6,26 @@ into 1-5 files, rule-made tampering and honest look-alikes on real test files). 
 is a fresh ``python -m provscore batch`` process over every prediction file into a new
 results database:
 
-* ``-j 1`` and ``-j 2``, each **cold** (an empty call-graph summary cache) then **warm**
-  (the same cache, now filled, and a new database, so every patch is scored again);
-* memory: ``-j 1`` warm on the first 25 %, 50 % and all of the patches (peak RSS of the
-  batch process and of its largest worker), which stays flat when nothing is loaded whole.
+* ``-j 1`` and ``-j 2``, each **cold** (an empty call-graph summary cache) or **warm**
+  (the cache the first cold run filled, and a new database, so every patch is scored
+  again);
+* memory: warm (``--memory-jobs``, default 1) on shares of the patches (peak RSS of the
+  largest process: the batch process or a worker), which stays flat when nothing is
+  loaded whole.
 
     python benchmarks/bench_batch.py                  # build the corpus if absent, run all
     python benchmarks/bench_batch.py --limit 2000     # the first 2,000 patches only
     python benchmarks/bench_batch.py --only j2-cold,j2-warm --memory ""   # some runs
+    python benchmarks/bench_batch.py --limit 2000 --only j2-cold,j2-warm \
+        --memory 0.125,0.25,0.5 --memory-jobs 2   # 250, 500, 1,000 (and 2,000) patches
+    python benchmarks/bench_batch.py --limit 300 --profile worker.prof   # where time goes
     python benchmarks/bench_batch.py --rows-of cold.sqlite --cache CACHE_DIR \
         --only j2-warm,j1-warm --memory ""       # warm on what an interrupted run scored
 
 Patches per second are wall-clock over the whole command (planning, scoring, writing);
-the per-patch median comes from the rows' ``seconds`` column. Results are printed as a
+the per-patch median comes from the rows' ``seconds`` column. CPU seconds are the user
+and system time of the command and everything it waited for (workers, git): on a shared
+machine the wall clock shows the load, CPU seconds per patch the work. Results are printed as a
 Markdown table to paste into benchmarks/README.md.
 """
 
@@ -38,10 +45,12 @@ from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[1]
 CORPUS = PROJECT / "benchmarks" / ".corpus" / "batch"
-# Runs the command and prints the peak RSS (KiB) of the largest process it waited for.
+# Runs the command; prints the CPU seconds of everything it waited for and the peak RSS
+# (KiB) of the largest such process.
 _MEASURE = ("import resource, subprocess, sys\n"
             "rc = subprocess.run(sys.argv[1:]).returncode\n"
-            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+            "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+            "print(u.ru_utime + u.ru_stime, u.ru_maxrss)\n"
             "sys.exit(rc)\n")
 
 
@@ -108,34 +117,65 @@ def run_batch(root: Path, preds: list[Path], db: Path, cache: Path, jobs: int
     rows = con.execute("SELECT status, files, seconds FROM patches").fetchall()
     con.close()
     typical = [s for st, f, s in rows if st == "scored" and 1 <= f <= 5]
+    cpu, rss = proc.stdout.split()[-2:]
     return {"patches": len(rows), "scored": sum(st == "scored" for st, _, _ in rows),
             "typical": len(typical), "wall": wall, "rate": len(rows) / wall,
             "median_ms": 1000 * statistics.median(typical) if typical else 0.0,
             "p95_ms": 1000 * sorted(typical)[int(0.95 * (len(typical) - 1))] if typical
-            else 0.0, "rss_mb": int(proc.stdout.split()[-1]) / 1024}
+            else 0.0, "cpu": float(cpu), "rss_mb": int(rss) / 1024,
+            "load": os.getloadavg()[0]}
 
 
 CONFIGS = ("j1-cold", "j1-warm", "j2-cold", "j2-warm")
 
 
-def row(name: str, r: dict[str, float]) -> str:
+def row(name: str, r: dict[str, float], load: float) -> str:
     return (f"| {name} | {r['patches']:.0f} | {r['scored']:.0f} | {r['wall']:.1f} | "
-            f"{r['rate']:.2f} | {r['median_ms']:.0f} | {r['p95_ms']:.0f} | "
-            f"{r['rss_mb']:.0f} |")
+            f"{r['rate']:.2f} | {r['cpu']:.0f} | {1000 * r['cpu'] / r['patches']:.0f} | "
+            f"{r['median_ms']:.0f} | {r['p95_ms']:.0f} | {r['rss_mb']:.0f} | "
+            f"{load:.1f} → {r['load']:.1f} |")
+
+
+def profile(root: Path, preds: list[Path], work: Path, out: Path, cache: Path) -> None:
+    """cProfile of one worker: ``-j 1`` in this process, warm (a first pass fills the
+    cache, unprofiled), every prediction of ``preds``; the top of the cumulative table."""
+    import cProfile
+    import pstats
+
+    from provscore.batch import BatchRequest
+    from provscore.batch import run_batch as batch
+
+    def request(db: str) -> BatchRequest:
+        return BatchRequest(tuple(preds), root / "instances.jsonl", root / "mirrors",
+                            work / db, cache_path=cache / "callgraph.sqlite")
+
+    batch(request("fill.sqlite"))
+    prof = cProfile.Profile()
+    prof.enable()
+    summary = batch(request("profiled.sqlite"))
+    prof.disable()
+    prof.dump_stats(out)
+    print(f"{summary.written} patches profiled (warm): {out}", file=sys.stderr)
+    pstats.Stats(str(out)).sort_stats("cumulative").print_stats(40)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--limit", type=int, help="score only the first N predictions")
     ap.add_argument("--only", help="comma-separated configurations, run in that order: "
-                                   f"{', '.join(CONFIGS)} (a warm run after its cold one)")
+                                   f"{', '.join(CONFIGS)} (warm: on the cache the first cold "
+                                   "run filled)")
     ap.add_argument("--memory", default="0.25,0.5,1.0",
-                    help="shares of the patches scored -j 1 warm for the memory rows "
+                    help="shares of the patches scored warm for the memory rows "
                          "(default 0.25,0.5,1.0; empty: none)")
+    ap.add_argument("--memory-jobs", type=int, default=1,
+                    help="-j of the memory rows (default 1)")
     ap.add_argument("--rows-of", metavar="DB", help="score only the predictions this "
                     "results database has rows for (e.g. an interrupted cold run's)")
     ap.add_argument("--cache", metavar="DIR", help="a filled summary cache: every run is "
                     "warm on it (with --rows-of: the cache that run filled)")
+    ap.add_argument("--profile", metavar="OUT", type=Path, help="instead of the runs: "
+                    "cProfile one worker (-j 1, warm, in this process) into OUT")
     args = ap.parse_args()
     root = corpus()
     work = Path(tempfile.mkdtemp(prefix="bench-batch-"))
@@ -143,34 +183,42 @@ def main() -> None:
         preds = subset(root, args.limit, work / "preds")
         if args.rows_of:
             preds = only_rows_of(Path(args.rows_of), preds, work / "preds-of-db")
+        warm = work / "cache-warm"  # filled by the first cold run (or --cache)
         if args.cache:
-            for jobs in (1, 2):
-                shutil.copytree(args.cache, work / f"cache-j{jobs}")
+            shutil.copytree(args.cache, warm)
+        if args.profile:
+            sys.path.insert(0, str(PROJECT))
+            profile(root, preds, work, args.profile, warm)
+            return
         total = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in preds)
         head = subprocess.run(["git", "-C", str(PROJECT), "rev-parse", "--short", "HEAD"],
                               capture_output=True, text=True, check=False).stdout.strip()
         print(f"{total} predictions in {len(preds)} files; provscore at {head}; "
               f"{os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f} at start "
               "(shared: other work may run at the same time)", file=sys.stderr)
-        lines = ["| run | patches | scored | wall s | patches/s | median ms (1-5 files) | "
-                 "p95 ms | peak RSS MB |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: "
-                 "| ---: |"]
+        lines = ["| run | patches | scored | wall s | patches/s | CPU s | CPU ms / patch | "
+                 "median ms (1-5 files) | p95 ms | peak RSS MB | load average |",
+                 "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+
+        def measure(name: str, cut: list[Path], jobs: int, cold: bool) -> None:
+            slug = "".join(c if c.isalnum() else "-" for c in name)
+            cache = work / f"cache-{slug}" if cold else warm
+            if not cold and not warm.exists():  # no cold run before: fill it first
+                run_batch(root, preds, work / f"fill-{slug}.sqlite", warm, jobs)
+            load = os.getloadavg()[0]
+            lines.append(row(name, run_batch(root, cut, work / f"{slug}.sqlite", cache,
+                                             jobs), load))
+            if cold and not warm.exists():
+                shutil.copytree(cache, warm)
+            print(lines[-1], file=sys.stderr, flush=True)
+
         for name in (args.only.split(",") if args.only else CONFIGS):
             jobs, phase = int(name[1]), name.split("-")[1]
-            cache = work / f"cache-j{jobs}"
-            if phase == "warm" and not cache.exists():
-                run_batch(root, preds, work / f"fill-{name}.sqlite", cache, jobs)
-            lines.append(row(f"-j {jobs} {phase}", run_batch(
-                root, preds, work / f"{name}.sqlite", cache, jobs)))
-            print(lines[-1], file=sys.stderr, flush=True)
+            measure(f"-j {jobs} {phase}", preds, jobs, phase == "cold")
         for share in filter(None, args.memory.split(",")):
-            cache = work / "cache-j1"
-            if not cache.exists():
-                run_batch(root, preds, work / "mem-fill.sqlite", cache, 1)
-            cut = subset(root, int(total * float(share)), work / f"preds-{share}")
-            lines.append(row(f"memory: -j 1 warm, {float(share):.0%}", run_batch(
-                root, cut, work / f"mem-{share}.sqlite", cache, 1)))
-            print(lines[-1], file=sys.stderr, flush=True)
+            count = int(total * float(share))
+            measure(f"memory: -j {args.memory_jobs} warm, {count} patches",
+                    subset(root, count, work / f"preds-{share}"), args.memory_jobs, False)
         print("\n".join(lines))
     finally:
         shutil.rmtree(work, ignore_errors=True)

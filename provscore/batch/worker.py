@@ -2,9 +2,10 @@
 
 A worker process keeps one :class:`~provscore.session.Session` for every patch it scores
 (the registry is loaded once; the call-graph summaries go to the shared SQLite cache, so
-a file parsed by one worker is parsed by no other). The session's in-memory summaries are
-dropped when the worker moves to another repository, so memory stays flat however many
-patches a batch has.
+a file parsed by one worker is parsed by no other), and the evidence of every image it
+classified (evidence/memo.py: reused only where classifying again cannot differ). The
+session's in-memory summaries and kept evidence are dropped when the worker moves to
+another repository, so memory stays flat however many patches a batch has.
 
 Whatever goes wrong with one patch becomes that row's reason; the batch goes on.
 """
@@ -61,6 +62,8 @@ class WorkerState:
         self.config = config
         self.session = Session.load(cache=self._cache())
         self.repo: str | None = None
+        # (mirror, commit) pairs found in their mirror: asked once, not once per patch.
+        self.commits: set[tuple[str, str]] = set()
 
     def _cache(self) -> SummaryCache:
         path = self.config.cache_path
@@ -70,12 +73,14 @@ class WorkerState:
         if self.repo is not None and repo != self.repo:
             self.session.cache.close()
             self.session = dataclasses.replace(self.session, cache=self._cache())
+            self.session.evidence_tables().memo.clear()  # another repository's images
+            self.commits.clear()
         self.repo = repo
         return self.session
 
     def score(self, chunk: Chunk) -> tuple[PatchRow, ...]:
         return tuple(score_task(task, self.for_repo(task.instance.repo if task.instance
-                                                    else ""), self.config)
+                                                    else ""), self.config, self.commits)
                      for task in chunk.tasks)
 
     def close(self) -> None:
@@ -97,7 +102,9 @@ def score_chunk(chunk: Chunk, config: WorkerConfig) -> tuple[int, tuple[PatchRow
     return chunk.number, state.score(chunk)
 
 
-def score_task(task: Task, session: Session, config: WorkerConfig) -> PatchRow:
+def score_task(task: Task, session: Session, config: WorkerConfig,
+               commits: set[tuple[str, str]] | None = None) -> PatchRow:
+    """One row; ``commits``: (mirror, commit) pairs already found (filled as found)."""
     started = time.perf_counter()
     inst = task.instance
     base = PatchRow(task.key, task.pred_file, inst.repo if inst else "",
@@ -114,7 +121,8 @@ def score_task(task: Task, session: Session, config: WorkerConfig) -> PatchRow:
                         f"no mirror of {inst.repo} (looked for {inst.repo.replace('/', '__')})")
     else:
         try:
-            row = _scored(base, task, session, config, hidden_added)
+            row = _scored(base, task, session, config, hidden_added,
+                          set() if commits is None else commits)
         except ProvscoreError as exc:
             reason = Reason.MISSING_COMMIT if isinstance(exc, _MissingCommit) else Reason.ERROR
             row = _unscored(base, reason, str(exc))
@@ -133,13 +141,15 @@ class _MissingCommit(ProvscoreError):
 
 
 def _scored(row: PatchRow, task: Task, session: Session, config: WorkerConfig,
-            hidden_added: frozenset[str]) -> PatchRow:
+            hidden_added: frozenset[str], commits: set[tuple[str, str]]) -> PatchRow:
     assert task.instance is not None and task.mirror is not None and task.patch is not None
     inst = task.instance
-    repo = Repo(task.mirror)
-    proc = repo.run_git(["cat-file", "-e", f"{inst.base_commit}^{{commit}}"])
-    if proc.returncode != 0 or inst.base_commit.startswith("-"):
-        raise _MissingCommit(f"{task.mirror}: commit {inst.base_commit} is not in the mirror")
+    if (str(task.mirror), inst.base_commit) not in commits:
+        proc = Repo(task.mirror).run_git(["cat-file", "-e", f"{inst.base_commit}^{{commit}}"])
+        if proc.returncode != 0 or inst.base_commit.startswith("-"):
+            raise _MissingCommit(f"{task.mirror}: commit {inst.base_commit} is not in the "
+                                 "mirror")
+        commits.add((str(task.mirror), inst.base_commit))
     outcome = task.outcome
     use_results = not config.static_only and outcome is not None and \
         outcome.report_path is not None

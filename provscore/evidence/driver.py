@@ -81,6 +81,14 @@ def extract(path: str, source: bytes, config: CollectionConfig, tables: Tables,
     then be its focused image, evidence/focus.py).
     """
     collect = config.is_collected(path) if collect_tests is None else collect_tests
+    return tables.memo.classified(
+        path, source, collect, measured, config, helper_lookup,
+        lambda lookup: _classify(path, source, config, tables, lookup, collect, measured))
+
+
+def _classify(path: str, source: bytes, config: CollectionConfig, tables: Tables,
+              helper_lookup: HelperLookup | None, collect: bool, measured: bool
+              ) -> FileEvidence:
     # Shapes that crash or stall libcst's native parser.
     refusal = None if measured else parse_refusal(source)
     if refusal is not None:

@@ -1,7 +1,8 @@
 """Qualified-name tables the collectors match against (``rules/patterns.toml``).
 
 Built once per :class:`~provscore.session.Session` from the registry's patterns, plus
-the assertion helpers a contract adds.
+the assertion helpers a contract adds. Evidence classified with one set of tables is
+kept with them (``memo``, evidence/memo.py), so a session reuses it for every patch.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from provscore.evidence.binding import Signature, signatures_from_table
+from provscore.evidence.memo import EvidenceMemo
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,9 @@ class Tables:
     test_input_fixtures: frozenset[str]
     # Framework assertion methods' parameters, by method name ([signatures]).
     signatures: Mapping[str, Signature] = field(default_factory=dict)
+    # Images classified with these tables (the tables are part of what evidence depends on).
+    memo: EvidenceMemo = field(default_factory=EvidenceMemo, init=False, compare=False,
+                               repr=False)
 
     @classmethod
     def from_patterns(cls, patterns: Mapping[str, Mapping[str, Any]],
