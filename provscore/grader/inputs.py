@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import importlib.metadata
-from collections.abc import Callable, Container, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Sequence
 
 from provscore.callgraph.analysis import GraphFacts
 from provscore.change.diff import FileStatus, decode_diff, parse_diff
 from provscore.change.git import Repo
 from provscore.errors import InputError
 from provscore.grader.literals import (
+    LazyTable,
     changed_symbols,
     console_scripts,
     importing_tests,
@@ -46,29 +47,12 @@ class InstalledNames(Container[str]):
         return name in self._names
 
 
-class DeclaredImports(Mapping[str, str]):
+def declared_imports(dists: frozenset[str], tables: GraderTables) -> LazyTable:
     """Import name → the declared distribution providing it (see :mod:`.requirements`),
     worked out when first asked: mapping distributions to import names reads the
     installed metadata, and only a patch adding a top-level module asks (PS808)."""
-
-    def __init__(self, dists: frozenset[str], tables: GraderTables) -> None:
-        self._dists, self._tables = dists, tables
-        self._names: dict[str, str] | None = None
-
-    def _get(self) -> dict[str, str]:
-        if self._names is None:
-            self._names = import_names(self._dists, self._tables.distribution_imports,
-                                       installed_top_levels()) if self._dists else {}
-        return self._names
-
-    def __getitem__(self, name: str) -> str:
-        return self._get()[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._get())
-
-    def __len__(self) -> int:
-        return len(self._get())
+    return LazyTable(lambda: import_names(dists, tables.distribution_imports,
+                                          installed_top_levels()) if dists else {})
 
 
 def grader_inputs(repo: Repo, base_sha: str, graph: GraphFacts | None, *,
@@ -89,7 +73,7 @@ def grader_inputs(repo: Repo, base_sha: str, graph: GraphFacts | None, *,
         entry_modules=frozenset(e.split(":", 1)[0].strip() for e in scripts),
         protected=tuple(protected), hidden_tests=frozenset(hidden_tests),
         import_names=import_names, changed_symbols=changed_symbols(touched),
-        declared_imports=DeclaredImports(declared_distributions(configs), tables),
+        declared_imports=declared_imports(declared_distributions(configs), tables),
         literal_owners=literal_owners(touched, lambda paths: repo.read_blobs(base_sha, paths),
                                       importers))
 

@@ -71,7 +71,7 @@ def literal_owners(touched: Sequence[TouchedSymbol],
             tests = t.tests or importers(t.name.split(":", 1)[0])
             if tests:
                 out.setdefault(t.path, {})[t.name.split(":", 1)[1]] = \
-                    _LazyOwners(tuple(sorted(tests)), corpus)
+                    _owners(tuple(sorted(tests)), corpus)
     return out
 
 
@@ -102,21 +102,18 @@ class _TestCorpus:
         return out
 
 
-class _LazyOwners(Mapping[str, str]):
-    """Literal key → the first test (in id order) whose literals hold it."""
+class LazyTable(Mapping[str, str]):
+    """A table worked out by ``make`` when first read (the grader's inputs that cost
+    more than most patches ever need)."""
 
-    def __init__(self, tests: tuple[str, ...], corpus: _TestCorpus) -> None:
-        self.tests, self.corpus = tests, corpus
-        self._owners: dict[str, str] | None = None
+    def __init__(self, make: Callable[[], dict[str, str]]) -> None:
+        self._make = make
+        self._table: dict[str, str] | None = None
 
     def _get(self) -> dict[str, str]:
-        if self._owners is None:
-            owners: dict[str, str] = {}
-            for node_id, keys in self.corpus.literals_of(self.tests):
-                for key in keys:
-                    owners.setdefault(key, node_id)
-            self._owners = owners
-        return self._owners
+        if self._table is None:
+            self._table = self._make()
+        return self._table
 
     def __getitem__(self, key: str) -> str:
         return self._get()[key]
@@ -126,6 +123,17 @@ class _LazyOwners(Mapping[str, str]):
 
     def __len__(self) -> int:
         return len(self._get())
+
+
+def _owners(tests: tuple[str, ...], corpus: _TestCorpus) -> LazyTable:
+    """Literal key → the first test (in id order) whose literals hold it."""
+    def make() -> dict[str, str]:
+        owners: dict[str, str] = {}
+        for node_id, keys in corpus.literals_of(tests):
+            for key in keys:
+                owners.setdefault(key, node_id)
+        return owners
+    return LazyTable(make)
 
 
 def _parse(source: bytes | None) -> ast.Module | None:
