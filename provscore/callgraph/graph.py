@@ -257,6 +257,8 @@ def build_graph(modules: Mapping[str, tuple[str, FileSummary]], config: Collecti
     unparsed = {p: s.error for p, (_, s) in modules.items() if s.error}
     imports = {mod: module_imports(s) for mod, s in summaries.items()}
     counts = {m: tuple(c) for m, c in edges.counts.items()}
+    if edges.removed:  # an outside node only a retried call named goes with its edge
+        g = g.without_paths(frozenset())[0]
     return CallGraph(g, index, symbols, tests, dict(index.by_path),
                      total_stats(counts.values()), unparsed, scopes_by_path, imports, counts)
 
