@@ -144,10 +144,7 @@ def _overlaid(repo: Repo, rev: str, cache: SummaryCache, base: CallGraph,
         blob = at_base.get(path)
         if blob is None:
             return None
-        hit = cache.get_many([blob]).get(blob)
-        if hit is None:
-            data = repo.read_blobs(rev, [path]).get(path)
-            hit = cache.summary_of(blob, data) if data is not None else None
-        return hit
+        got = _summaries(repo, rev, cache, {path: blob}, {}).get(path)
+        return got[1] if got is not None else None
 
     return overlay_graph(base, changed, load, config)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.metadata
 from collections.abc import Callable, Container, Sequence
 
 from provscore.callgraph.analysis import GraphFacts
@@ -28,9 +27,9 @@ from provscore.model import PathRole
 
 
 def installed_import_names() -> frozenset[str]:
-    """Top-level import names of the distributions installed where provscore runs."""
-    return frozenset(n for n in importlib.metadata.packages_distributions()
-                     if n.isidentifier())
+    """Top-level import names of the distributions installed where provscore runs (the
+    same one read of their metadata the declared-dependency mapping uses)."""
+    return frozenset().union(*installed_top_levels().values())
 
 
 class InstalledNames(Container[str]):
