@@ -72,15 +72,6 @@ class Digraph:
             self._edges += 1
             self._pred = None
 
-    def add_indexed_edges(self, edges: Iterable[tuple[int, int, str]]) -> None:
-        """Edges between nodes given by index (a graph copied or loaded in bulk)."""
-        for iu, iv, kind in edges:
-            succ = self._succ[iu]
-            if iv not in succ:
-                succ[iv] = self._code(kind)
-                self._edges += 1
-        self._pred = None
-
     def remove_edge(self, u: str, v: str) -> None:
         iu, iv = self._index[u], self._index[v]
         del self._succ[iu][iv]
@@ -163,9 +154,6 @@ class Digraph:
     def __len__(self) -> int:
         return len(self.names)
 
-    def index(self, name: str) -> int | None:
-        return self._index.get(name)
-
     def number_of_nodes(self) -> int:
         return len(self.names)
 
@@ -175,9 +163,6 @@ class Digraph:
     def has_edge(self, u: str, v: str) -> bool:
         iu, iv = self._index.get(u), self._index.get(v)
         return iu is not None and iv is not None and iv in self._succ[iu]
-
-    def kind(self, name: str) -> str:
-        return self._kind[self._index[name]]
 
     def attrs(self, i: int) -> dict[str, Any]:
         """Node ``i``'s attributes as networkx holds them (absent ones left out)."""
