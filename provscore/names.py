@@ -14,61 +14,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-import libcst as cst
-
 # Functions that return the module a literal names (``__import__`` the top package unless
 # it is given a fromlist, its fourth argument).
 MODULE_LOADERS = {"importlib.import_module": False, "__import__": True,
                   "builtins.__import__": True, "importlib.__import__": True}
-
-
-def dotted(node: cst.BaseExpression) -> str | None:
-    """``a.b.c`` for a Name/Attribute chain; ``getattr(a.b, "c")`` counts as ``a.b.c``."""
-    parts: list[str] = []
-    cur: cst.BaseExpression = node
-    while True:
-        if isinstance(cur, cst.Attribute):
-            parts.append(cur.attr.value)
-            cur = cur.value
-        elif isinstance(cur, cst.Name):
-            parts.append(cur.value)
-            break
-        elif isinstance(cur, cst.Call) and _is_literal_getattr(cur):
-            parts.append(_literal_str(cur.args[1].value) or "")
-            cur = cur.args[0].value
-        elif isinstance(cur, cst.Call) and isinstance(cur.func, cst.Attribute) and \
-                cur.func.attr.value in ("__getattr__", "__getattribute__") and \
-                len(cur.args) == 1 and _literal_str(cur.args[0].value) is not None:
-            # pytest.mark.__getattr__("skip") spells pytest.mark.skip
-            parts.append(_literal_str(cur.args[0].value) or "")
-            cur = cur.func.value
-        else:
-            return None
-    return ".".join(reversed(parts))
-
-
-def _literal_str(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.SimpleString):
-        value = node.evaluated_value
-        return value if isinstance(value, str) else None
-    return None
-
-
-def _is_literal_getattr(call: cst.Call) -> bool:
-    return (isinstance(call.func, cst.Name) and call.func.value == "getattr"
-            and len(call.args) >= 2 and _literal_str(call.args[1].value) is not None)
-
-
-def is_dynamic_getattr(call: cst.Call) -> bool:
-    """``getattr(x, name)`` with a non-literal name: unresolvable, so suspicious."""
-    return (isinstance(call.func, cst.Name) and call.func.value == "getattr"
-            and len(call.args) >= 2 and _literal_str(call.args[1].value) is None)
-
-
-def _module_name(node: cst.BaseExpression | None) -> str:
-    if node is None:
-        return ""
-    return dotted(node) or ""
 
 
 class AliasTable:
@@ -90,33 +39,13 @@ class AliasTable:
         self._raw.setdefault(name, set()).add(target)
         self._cache.clear()
 
-    def add_import(self, node: cst.Import) -> None:
-        for alias in node.names:
-            full = _module_name(alias.name)
-            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                self.bind(alias.asname.name.value, full)
-                self._from_import.add(alias.asname.name.value)
-            else:
-                head = full.split(".", 1)[0]
-                self.bind(head, head)
-                self._from_import.add(head)
-
-    def add_import_from(self, node: cst.ImportFrom) -> None:
-        module = "." * len(node.relative) + _module_name(node.module)
-        if isinstance(node.names, cst.ImportStar):
-            self.star_modules.append(module)
-            return
-        for alias in node.names:
-            name = _module_name(alias.name)
-            target = f"{module}.{name}" if module and not module.endswith(".") else module + name
-            local = (alias.asname.name.value
-                     if alias.asname is not None and isinstance(alias.asname.name, cst.Name)
-                     else name)
-            self.bind(local, target)
-            self._from_import.add(local)
+    def mark_imported(self, name: str) -> None:
+        """``name`` is bound by an import statement (see :meth:`is_imported`)."""
+        self._from_import.add(name)
 
     def add_ast_import(self, node: ast.Import | ast.ImportFrom) -> None:
-        """The same bindings as :meth:`add_import` / :meth:`add_import_from`, from ``ast``."""
+        """The bindings of an import statement read with ``ast`` (the libcst walk's are
+        :func:`provscore.evidence.cst_names.bind_import`)."""
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:

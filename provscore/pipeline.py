@@ -13,6 +13,9 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 
+# The stages that import libcst (and the result readers) are reached through their packages
+# when first called: a lint run of a patch with no Python file never loads them.
+from provscore import evidence, grader, provenance, results
 from provscore.callgraph.analysis import (
     GraphFacts,
     PropertyCode,
@@ -31,9 +34,7 @@ from provscore.change.stage import Change, read_change
 from provscore.change.writeset import WriteSet, build_write_set, classify_path
 from provscore.checks import IndependentFacts, OracleFacts, StaticFacts, run_stage
 from provscore.errors import InputError
-from provscore.evidence import EvidenceKind
-from provscore.evidence.stage import AnalysedFiles, analyse_files
-from provscore.grader import grader_facts
+from provscore.evidence.model import AnalysedFiles, EvidenceKind
 from provscore.grader.inputs import grader_inputs
 from provscore.model import Decision, Finding, PathRole
 from provscore.nodeid import file_of
@@ -50,12 +51,12 @@ from provscore.oracle.load import (
     property_files,
 )
 from provscore.progress import Progress
-from provscore.provenance import ProvenanceResult, classify
+from provscore.provenance.model import ProvenanceResult
 from provscore.registry import Stage
 from provscore.report.build import ReportInputs, build_report, repository_anchor, selection_info
 from provscore.report.model import Report
-from provscore.results import RunResults, by_node_id, load_many
 from provscore.results.coverage import CoverageInputs, assemble, property_resolver
+from provscore.results.model import RunResults, by_node_id
 from provscore.results.votes import agent_written_tests, count_votes
 from provscore.runner.model import RunRecord
 from provscore.scoring import Policy, ScoreInputs, decide, not_evaluated_gates
@@ -168,7 +169,7 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
     approvals = oracle.approvals if oracle else ()
     frozen = oracle.frozen if oracle else frozenset()
     if change.diff_error is not None:
-        return StaticFacts(change, AnalysedFiles((), ()), ProvenanceResult((), (), (), ()),
+        return StaticFacts(change, AnalysedFiles((), ()), ProvenanceResult(),
                            WriteSet(()), frozenset(), contract, approvals, frozen)
     config = change.runner.collection
     tables = session.evidence_tables(contract.assertion_helpers)
@@ -180,19 +181,24 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
 
     catalog = oracle.catalog if oracle else None
     extra = oracle_sources(oracle_python_files(req.oracle_dir)) if req.oracle_dir else None
-    graph = base_graph(repo, change.base_sha, config, session.cache, extra)
-    support = test_support_paths(graph, path_role)
+    graph = base_graph(repo, change.base_sha, config, session.cache, extra) \
+        if _needs_graph(req, change) else None
+    support = test_support_paths(graph, path_role) if graph is not None else frozenset()
 
     def role_of(path: str) -> PathRole:
         return PathRole.HELPER if path in support else path_role(path)
 
     lookup = HelperIndex(repo, change.base_sha, config, tables, change.post_images,
-                         support=support, modules=graph.index.by_name)
-    analysed = analyse_files(change, role_of, config, tables, lookup, req.progress,
-                             focus=not req.whole_files)
+                         support=support, modules=graph.index.by_name if graph else None)
+    analysed = evidence.analyse_files(change, role_of, config, tables, lookup, req.progress,
+                                      focus=not req.whole_files) \
+        if change.changes.touches_python else AnalysedFiles((), ())
     skipping = skipping_conftest_fixtures(repo, change.base_sha, analysed.pairs,
                                           change.post_images, config, tables)
-    provenance = classify(analysed.pairs, session.strength, skipping)
+    # Nothing classified, nothing to place (and the matcher, which imports libcst, is not
+    # loaded for a patch of no Python file).
+    classified = provenance.classify(analysed.pairs, session.strength, skipping) \
+        if analysed.pairs else ProvenanceResult()
     write_set = build_write_set(change.changes, config, oracle_prefixes=prefixes,
                                 fixture_roots=contract.fixture_roots,
                                 runner_sections_changed=change.runner.sections_changed)
@@ -201,16 +207,24 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
     expected = {it.detail for p in analysed.pairs if p.post for it in p.post.items
                 if it.kind is EvidenceKind.EXPECTED_READ and it.detail}
     expected |= read_by_base_tests(repo, change.base_sha, change.changes, config)
-    graph_facts = analyse_graph(repo, graph, change.base_sha, change.changes,
-                                change.post_images, config, session.cache, role_of,
-                                _property_code(catalog), extra)
-    grader = grader_facts(change, grader_inputs(
+    graph_facts = None if graph is None else analyse_graph(
+        repo, graph, change.base_sha, change.changes, change.post_images, config,
+        session.cache, role_of, _property_code(catalog), extra)
+    signals = grader.grader_facts(change, grader_inputs(
         repo, change.base_sha, graph_facts, role_of=role_of, tables=session.grader_tables(),
         import_names=session.import_names(),
         entry_points=contract.entry_points, protected=contract.protected_paths,
         hidden_tests=req.hidden_tests))
-    return StaticFacts(change, analysed, provenance, write_set, frozenset(expected), contract,
-                       approvals, frozen, graph_facts, grader)
+    return StaticFacts(change, analysed, classified, write_set, frozenset(expected), contract,
+                       approvals, frozen, graph_facts, signals)
+
+
+def _needs_graph(req: ScoreRequest, change: Change) -> bool:
+    """A lint run (static only, no results) of a patch that touches no Python file has no
+    code to cover and no result to place in the base corpus: its report has no coverage
+    section, and the call graph of base is not built (or loaded)."""
+    return change.changes.touches_python or not req.static_only or bool(req.results) \
+        or req.run is not None
 
 
 def _property_code(catalog: Catalog | None) -> tuple[PropertyCode, ...] | None:
@@ -281,8 +295,9 @@ def prepare(req: ScoreRequest, session: Session | None = None) -> Prepared:
 def score(req: ScoreRequest, session: Session | None = None) -> Report:
     """Score a patch: static stages, oracle inputs, off-tree results, gates, decision."""
     prepared = prepare(req, session)
+    hint = str(prepared.repo.top)
     runs = req.run.runs if req.run is not None else (
-        load_many(req.results, repo_root_hint=str(prepared.repo.top)) if req.results else ())
+        results.load_many(req.results, repo_root_hint=hint) if req.results else ())
     return judge(prepared, runs)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from provscore.evidence.cst_names import bind_import
 from provscore.names import AliasTable
 
 
@@ -11,10 +12,8 @@ def _table(src: str) -> AliasTable:
     table = AliasTable()
     for stmt in cst.parse_module(src).body:
         for small in getattr(stmt, "body", ()):
-            if isinstance(small, cst.Import):
-                table.add_import(small)
-            elif isinstance(small, cst.ImportFrom):
-                table.add_import_from(small)
+            if isinstance(small, cst.Import | cst.ImportFrom):
+                bind_import(table, small)
     return table
 
 

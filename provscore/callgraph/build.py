@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 
 from provscore.callgraph.cache import SummaryCache, blob_sha
 from provscore.callgraph.graph import CallGraph, build_graph
@@ -36,6 +35,9 @@ def _parse_all(cache: SummaryCache, todo: dict[str, bytes]) -> dict[str, FileSum
     blobs.sort(key=lambda b: -len(todo[b]))
     chunks = [blobs[i::workers * 4] for i in range(workers * 4)]
     out: dict[str, FileSummary] = {}
+    # Imported here: concurrent.futures pulls in multiprocessing and logging, which a warm
+    # or small build never needs.
+    from concurrent.futures import ProcessPoolExecutor
     with ProcessPoolExecutor(workers) as pool:
         for chunk, records in zip(chunks, pool.map(
                 _summarise_records, [[todo[b] for b in c] for c in chunks]), strict=True):

@@ -38,12 +38,14 @@ def read_by_base_tests(repo: Repo, base: str, changes: ChangeSet,
     candidates = [c.old_path for c in changes.files
                   if c.old_path and not c.unsafe_reason and not c.old_path.endswith(".py")
                   and c.status is not FileStatus.ADDED][:_MAX_DATA_FILES]
+    # Only test code's reads count: git reads the blobs of those modules, not the tree's.
+    test_code = [p for p in repo.tree(base) if p.endswith(".py")
+                 and classify_path(p, config) in EVIDENCE_ROLES] if candidates else []
     for path in candidates:
         name = posixpath.basename(path)
         if len(name) < 5 or "." not in name:
             continue  # too generic to mean this file
-        hits = [h for h in repo.grep_files(base, name)
-                if classify_path(h, config) in EVIDENCE_ROLES]
+        hits = repo.grep_files(base, name, test_code)
         for source in repo.read_blobs(base, hits).values():
             if source is not None and reads(source, name):
                 out.add(path)

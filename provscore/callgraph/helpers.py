@@ -6,9 +6,11 @@ import posixpath
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from provscore import evidence  # its classifier (libcst) is imported when first called
 from provscore.change.collection import CollectionConfig
 from provscore.change.git import Repo
-from provscore.evidence import FilePair, SuppressionKind, Tables, extract
+from provscore.evidence.model import FilePair, SuppressionKind
+from provscore.evidence.tables import Tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +58,7 @@ class HelperIndex:
             else:
                 data = self.repo.read_blobs(self.base, [path]).get(path)
             if data is not None:
-                ev = extract(path, data, self.config, self.tables, self)
+                ev = evidence.extract(path, data, self.config, self.tables, self)
                 self._cache[path] = _ModuleOffer(
                     frozenset(h.qualname for h in ev.helpers if h.has_evidence or h.is_fixture),
                     dict(ev.skip_helpers), frozenset(ev.transparent),
@@ -153,6 +155,6 @@ def skipping_conftest_fixtures(repo: Repo, base: str, pairs: Sequence[FilePair],
     for path, data in blobs.items():
         if data is None:
             continue
-        ev = extract(path, data, config, tables, collect_tests=False)
+        ev = evidence.extract(path, data, config, tables, collect_tests=False)
         names |= {h.qualname for h in ev.helpers if h.is_fixture and h.skips}
     return frozenset(names)

@@ -110,6 +110,12 @@ class ChangeSet:
     def is_empty(self) -> bool:
         return not self.files
 
+    @property
+    def touches_python(self) -> bool:
+        """Whether any name the patch touches is a Python module: only then is there
+        code to classify (evidence) or to cover (call graph)."""
+        return any(p.endswith(".py") for p in self.write_set)
+
 
 class DiffParseError(InputError):
     """The diff text is not a unified diff (PS901)."""

@@ -31,6 +31,7 @@ DIFF_OPTIONS = ("-c", "diff.noprefix=false", "-c", "diff.mnemonicPrefix=false",
 DIFF_FLAGS = ("--no-color", "--no-ext-diff", "--no-textconv", "--text", "--full-index",
               "--src-prefix=a/", "--dst-prefix=b/")
 SYMLINK_MODE = "120000"
+_GREP_PATHS = 2000  # paths per `git grep` command line
 SUBMODULE_MODE = "160000"
 
 
@@ -173,18 +174,23 @@ class Repo:
         return self.run_bytes([*DIFF_OPTIONS, "diff", "--cached", *DIFF_FLAGS, "-M",
                                self.resolve_base(base), "--"], what="git diff --cached failed")
 
-    def grep_files(self, rev: str, text: str, pathspec: str = "*.py") -> list[str]:
-        """Paths at ``rev`` whose contents contain ``text`` (fixed string)."""
-        proc = self.run_git(["grep", "-l", "-z", "-F", "-e", text, rev, "--", pathspec],
-                            env={"GIT_LITERAL_PATHSPECS": "0"})
-        if proc.returncode == 1:  # no match
-            return []
-        if proc.returncode != 0:
-            raise GitError(f"git grep failed: {proc.stderr.decode('utf-8', 'replace').strip()}",
-                           path=str(self.root))
+    def grep_files(self, rev: str, text: str, paths: Sequence[str]) -> list[str]:
+        """Those of ``paths`` at ``rev`` whose contents contain ``text`` (fixed string):
+        git reads only their blobs, not every file of the tree."""
+        found: list[str] = []
         prefix = f"{rev}:"
-        return [p.decode("utf-8", "surrogateescape").removeprefix(prefix)
-                for p in proc.stdout.split(b"\x00") if p]
+        for start in range(0, len(paths), _GREP_PATHS):  # within the argument-size limit
+            proc = self.run_git(["grep", "-l", "-z", "-F", "-e", text, rev, "--",
+                                 *paths[start:start + _GREP_PATHS]])
+            if proc.returncode == 1:  # no match
+                continue
+            if proc.returncode != 0:
+                raise GitError("git grep failed: "
+                               f"{proc.stderr.decode('utf-8', 'replace').strip()}",
+                               path=str(self.root))
+            found += [p.decode("utf-8", "surrogateescape").removeprefix(prefix)
+                      for p in proc.stdout.split(b"\x00") if p]
+        return found
 
     def ls_tree(self, rev: str) -> list[TreeEntry]:
         """Every file in the tree at ``rev`` (recursive)."""

@@ -14,7 +14,7 @@ from datetime import date
 from provscore.callgraph.analysis import GraphFacts
 from provscore.change.stage import Change
 from provscore.change.writeset import WriteSet
-from provscore.evidence.stage import AnalysedFiles
+from provscore.evidence.model import AnalysedFiles
 from provscore.grader import GraderFacts
 from provscore.oracle.approvals import Approval
 from provscore.oracle.contract import Contract

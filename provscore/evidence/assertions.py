@@ -5,8 +5,9 @@ from __future__ import annotations
 import libcst as cst
 
 from provscore.evidence.context import Collector, Frame, RawCall, RawItem, callee
+from provscore.evidence.cst_names import dotted
 from provscore.evidence.model import EvidenceKind
-from provscore.names import dotted, matches
+from provscore.names import matches
 
 
 class AssertionCollector(Collector):

@@ -11,9 +11,10 @@ import ast
 import functools
 import operator
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import libcst as cst
+if TYPE_CHECKING:
+    import libcst as cst
 
 
 def unparse(node: ast.AST) -> str:
@@ -59,6 +60,7 @@ def literal_truth(code: str) -> bool | None:
 def constant_truth(expr: cst.BaseExpression) -> bool | None:
     """Truth of a condition that does not depend on the program: ``False``, ``0``,
     ``1 == 2``, ``not True``, ``TYPE_CHECKING``, ``not __debug__``; None when unknown."""
+    import libcst as cst  # only the libcst walk asks; the ast helpers here must not load it
     if isinstance(expr, cst.Name | cst.Attribute | cst.Call | cst.Subscript) and not (
             isinstance(expr, cst.Name) and expr.value in STATIC_NAMES) and not (
             isinstance(expr, cst.Attribute) and expr.attr.value == "TYPE_CHECKING") and not (

@@ -17,9 +17,10 @@ from typing import Protocol
 import libcst as cst
 
 from provscore.change.collection import CollectionConfig
+from provscore.evidence.cst_names import dotted
 from provscore.evidence.model import NOT_CHECKS, EvidenceKind, SuppressionKind
 from provscore.evidence.tables import Tables
-from provscore.names import AliasTable, dotted
+from provscore.names import AliasTable
 
 
 class HelperLookup(Protocol):

@@ -5,9 +5,7 @@ from __future__ import annotations
 import ast
 import gc
 import io
-import sys
 import textwrap
-import threading
 import tokenize
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -29,7 +27,7 @@ from provscore.evidence.inheritance import (
     inherited_tests,
     test_methods,
 )
-from provscore.evidence.limits import parse_refusal
+from provscore.evidence.limits import parse_refusal, run_deep
 from provscore.evidence.model import (
     EvidenceItem,
     EvidenceKind,
@@ -128,29 +126,6 @@ def _guarded(path: str, attempt: Callable[[], FileEvidence]) -> FileEvidence:
         return FileEvidence(path, error=f"cannot decode source: {exc}")
     except Exception as exc:  # fail closed: an unclassifiable file is never clean
         return FileEvidence(path, error=f"cannot classify: {type(exc).__name__}: {exc}")
-
-
-_DEEP_STACK = 512 * 1024 * 1024
-_DEEP_LIMIT = 60_000
-
-
-def run_deep(fn: Callable[[], None]) -> None:
-    """Run ``fn`` in a thread with a large stack and a raised recursion limit.
-
-    Deeply nested real files (hundreds of levels) exhaust the default limit
-    inside libcst's recursive visitors.
-    """
-    old_limit = sys.getrecursionlimit()
-    old_size = threading.stack_size()
-    try:
-        threading.stack_size(_DEEP_STACK)
-        sys.setrecursionlimit(max(old_limit, _DEEP_LIMIT))
-        thread = threading.Thread(target=fn, name="provscore-classify")
-        thread.start()
-        thread.join()
-    finally:
-        threading.stack_size(old_size)
-        sys.setrecursionlimit(old_limit)
 
 
 def _extract(path: str, source: bytes, config: CollectionConfig, tables: Tables,

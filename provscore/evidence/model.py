@@ -150,3 +150,19 @@ class FilePair:
     new_path: str | None
     pre: FileEvidence | None
     post: FileEvidence | None
+
+
+@dataclass(frozen=True, slots=True)
+class Unparseable:
+    """A file provscore could not classify on one side (PS903): never treated as clean."""
+
+    path: str
+    reason: str
+    line: int | None
+    side: str  # "pre" (base) or "post" (patched)
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysedFiles:
+    pairs: tuple[FilePair, ...]  # files classified on both sides (or the one that exists)
+    unparseable: tuple[Unparseable, ...]

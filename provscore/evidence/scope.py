@@ -8,8 +8,9 @@ import libcst as cst
 
 from provscore.evidence.constants import constant_truth
 from provscore.evidence.context import Collector, Context, Frame, callee, sub_scope
+from provscore.evidence.cst_names import bind_import, dotted
 from provscore.evidence.model import SuppressionKind
-from provscore.names import MODULE_LOADERS, dotted, matches
+from provscore.names import MODULE_LOADERS, matches
 
 
 def _base_names(ctx: Context, node: cst.ClassDef) -> set[str]:
@@ -205,17 +206,15 @@ def still_bound(frame: Frame) -> bool:
     return True
 
 
-
-
 class AliasCollector(Collector):
     """Names bound to other names: imports, and assignments of names, attribute chains,
     literal ``getattr``, calls (a mark factory's result) and literal module imports."""
 
     def visit_Import(self, node: cst.Import) -> None:
-        self.ctx.aliases.add_import(node)
+        bind_import(self.ctx.aliases, node)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        self.ctx.aliases.add_import_from(node)
+        bind_import(self.ctx.aliases, node)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for t in node.targets:

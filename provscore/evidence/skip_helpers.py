@@ -21,9 +21,10 @@ from collections.abc import Iterator
 import libcst as cst
 
 from provscore.evidence.context import Context, RawCall, RawItem, callee
+from provscore.evidence.cst_names import dotted
 from provscore.evidence.model import EvidenceKind, SuppressionKind
 from provscore.evidence.suppressions.common import mark_kind
-from provscore.names import dotted, matches
+from provscore.names import matches
 
 _SKIPPING = (SuppressionKind.RUNTIME_SKIP, SuppressionKind.SKIP_MARK,
              SuppressionKind.XFAIL_MARK)

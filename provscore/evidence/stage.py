@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from provscore.change.collection import CollectionConfig
 from provscore.change.images import FileImages
@@ -12,27 +11,11 @@ from provscore.evidence.context import HelperLookup
 from provscore.evidence.driver import extract
 from provscore.evidence.focus import focus_pair
 from provscore.evidence.limits import checked_parse
-from provscore.evidence.model import FileEvidence, FilePair
+from provscore.evidence.model import AnalysedFiles, FileEvidence, FilePair, Unparseable
 from provscore.evidence.roles import EVIDENCE_ROLES, is_analysed, machinery_only
 from provscore.evidence.tables import Tables
 from provscore.model import PathRole
 from provscore.progress import Progress
-
-
-@dataclass(frozen=True, slots=True)
-class Unparseable:
-    """A file provscore could not classify on one side (PS903): never treated as clean."""
-
-    path: str
-    reason: str
-    line: int | None
-    side: str  # "pre" (base) or "post" (patched)
-
-
-@dataclass(frozen=True, slots=True)
-class AnalysedFiles:
-    pairs: tuple[FilePair, ...]  # files classified on both sides (or the one that exists)
-    unparseable: tuple[Unparseable, ...]
 
 
 def analyse_files(change: Change, role_of: Callable[[str], PathRole], config: CollectionConfig,

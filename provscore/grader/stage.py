@@ -17,12 +17,9 @@ import sys
 from collections.abc import Callable, Container, Iterator, Mapping
 from dataclasses import dataclass, field
 
-import libcst as cst
-
 from provscore.change.diff import FileChange, FileStatus
 from provscore.change.stage import Change
-from provscore.evidence.driver import run_deep
-from provscore.evidence.limits import parse_refusal
+from provscore.evidence.limits import parse_refusal, run_deep
 from provscore.grader.awareness import test_awareness
 from provscore.grader.dunders import always_equal
 from provscore.grader.exits import process_exits
@@ -181,6 +178,7 @@ def _newer_syntax(exc: BaseException, source: bytes) -> bool:
     error, but nothing the grader rules could read either."""
     if not isinstance(exc, SyntaxError) or parse_refusal(source) is not None:
         return False  # never hand libcst what crashes or stalls it
+    import libcst as cst  # only a file that ast cannot read gets here
     try:
         cst.parse_module(source)
     except (cst.ParserSyntaxError, RecursionError, MemoryError, ValueError):

@@ -10,17 +10,38 @@ left is paired inside the same test to find modifications, which are judged
 ``agent_added``.
 """
 
-from provscore.provenance.match import classify
-from provscore.provenance.model import (
-    ClassifiedItem,
-    ClassifiedSuppression,
-    HelperChange,
-    HelperStatus,
-    ProvenanceResult,
-    TestChange,
-    TestStatus,
-)
-from provscore.provenance.strength import Strength, compare
+from typing import TYPE_CHECKING
 
-__all__ = ["ClassifiedItem", "ClassifiedSuppression", "HelperChange", "HelperStatus",
-           "ProvenanceResult", "Strength", "TestChange", "TestStatus", "classify", "compare"]
+from provscore.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from provscore.provenance.match import classify
+    from provscore.provenance.model import (
+        ClassifiedItem,
+        ClassifiedSuppression,
+        HelperChange,
+        HelperStatus,
+        ProvenanceResult,
+        TestChange,
+        TestStatus,
+    )
+    from provscore.provenance.strength import Strength, compare
+
+
+_EXPORTS = {  # name -> the submodule defining it
+    "classify": "match",
+    "ClassifiedItem": "model",
+    "ClassifiedSuppression": "model",
+    "HelperChange": "model",
+    "HelperStatus": "model",
+    "ProvenanceResult": "model",
+    "TestChange": "model",
+    "TestStatus": "model",
+    "Strength": "strength",
+    "compare": "strength",
+}
+__all__ = [
+    "ClassifiedItem", "ClassifiedSuppression", "HelperChange", "HelperStatus",
+    "ProvenanceResult", "Strength", "TestChange", "TestStatus", "classify", "compare",
+]
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -78,10 +78,10 @@ class HelperChange:
 
 @dataclass(frozen=True, slots=True)
 class ProvenanceResult:
-    items: tuple[ClassifiedItem, ...]
-    suppressions: tuple[ClassifiedSuppression, ...]
-    tests: tuple[TestChange, ...]
-    helpers: tuple[HelperChange, ...]
+    items: tuple[ClassifiedItem, ...] = ()
+    suppressions: tuple[ClassifiedSuppression, ...] = ()
+    tests: tuple[TestChange, ...] = ()
+    helpers: tuple[HelperChange, ...] = ()
 
     def counts(self) -> dict[str, dict[str, int]]:
         """Evidence counts by kind × provenance (tests' evidence only)."""

@@ -70,7 +70,23 @@ passed after reruns with outcome ``"rerun"``: its verdict comes from its stages 
 gets ``reruns=1`` (a lower bound; the file does not say how many).
 """
 
-from provscore.results.load import by_node_id, load_many, load_results
-from provscore.results.model import Outcome, RunResults, Verdict
+from typing import TYPE_CHECKING
 
+from provscore.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from provscore.results.load import load_many, load_results
+    from provscore.results.model import Outcome, RunResults, Verdict, by_node_id
+
+# The readers (JUnit XML through defusedxml, JSON) load when first used: a report
+# names RunResults, a lint run reads no result file.
+_EXPORTS = {  # name -> the submodule defining it
+    "load_many": "load",
+    "load_results": "load",
+    "Outcome": "model",
+    "RunResults": "model",
+    "by_node_id": "model",
+    "Verdict": "model",
+}
 __all__ = ["Outcome", "RunResults", "Verdict", "by_node_id", "load_many", "load_results"]
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

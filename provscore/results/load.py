@@ -52,17 +52,6 @@ def load_many(
     )
 
 
-def by_node_id(runs: Iterable[RunResults]) -> dict[str, tuple[Outcome, ...]]:
-    """Every run's outcome per test id, in run order (ids in order of first appearance)."""
-    grouped: dict[str, list[Outcome]] = {}
-    for results in runs:
-        for outcome in results.outcomes:
-            grouped.setdefault(outcome.node_id, []).append(outcome)
-    return {
-        node_id: tuple(sorted(items, key=lambda o: o.run)) for node_id, items in grouped.items()
-    }
-
-
 def _build(source: str, fmt: str, run: int, records: Iterable[Record]) -> RunResults:
     grouped: dict[str, list[Record]] = {}
     for record in records:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 MAX_MESSAGE = 500
@@ -73,3 +73,14 @@ def first_line(text: str | None) -> str:
         if line:
             return line[:MAX_MESSAGE]
     return ""
+
+
+def by_node_id(runs: Iterable[RunResults]) -> dict[str, tuple[Outcome, ...]]:
+    """Every run's outcome per test id, in run order (ids in order of first appearance)."""
+    grouped: dict[str, list[Outcome]] = {}
+    for results in runs:
+        for outcome in results.outcomes:
+            grouped.setdefault(outcome.node_id, []).append(outcome)
+    return {
+        node_id: tuple(sorted(items, key=lambda o: o.run)) for node_id, items in grouped.items()
+    }

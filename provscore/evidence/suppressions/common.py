@@ -7,9 +7,9 @@ from dataclasses import dataclass
 import libcst as cst
 
 from provscore.evidence.context import Context
+from provscore.evidence.cst_names import dotted
 from provscore.evidence.model import SuppressionKind
 from provscore.evidence.tables import Tables
-from provscore.names import dotted
 
 
 @dataclass

@@ -7,6 +7,7 @@ import functools
 import libcst as cst
 
 from provscore.evidence.context import Collector, Context, Frame, callee
+from provscore.evidence.cst_names import dotted
 from provscore.evidence.model import SuppressionKind
 from provscore.evidence.suppressions.common import (
     call_names,
@@ -14,7 +15,7 @@ from provscore.evidence.suppressions.common import (
     mark_kind,
 )
 from provscore.evidence.suppressions.load_tests import load_tests_summary
-from provscore.names import dotted, matches
+from provscore.names import matches
 
 
 class HookCollector(Collector):

@@ -6,9 +6,10 @@ import libcst as cst
 
 from provscore.evidence.constants import constant_truth
 from provscore.evidence.context import Collector, Context, callee
+from provscore.evidence.cst_names import dotted, is_dynamic_getattr
 from provscore.evidence.model import SuppressionKind
 from provscore.evidence.suppressions.common import call_names, mark_kind
-from provscore.names import dotted, is_dynamic_getattr, matches
+from provscore.names import matches
 
 
 class MarkCollector(Collector):

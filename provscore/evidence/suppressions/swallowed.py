@@ -6,13 +6,14 @@ import libcst as cst
 
 from provscore.evidence.constants import constant_truth
 from provscore.evidence.context import Collector, Context
+from provscore.evidence.cst_names import dotted
 from provscore.evidence.model import SuppressionKind
 from provscore.evidence.suppressions.common import (
     Guard,
     is_skip_method_call,
     terminal,
 )
-from provscore.names import dotted, matches
+from provscore.names import matches
 
 
 class SwallowedCollector(Collector):
