@@ -105,6 +105,16 @@ class Digraph:
         g._edges = sum(len(d) for d in succ)
         return g
 
+    def uncalled(self, names: Iterable[str]) -> bool:
+        """Whether a node of ``names`` is in the graph with no edge into it (one pass over
+        the edges, not the copy :meth:`without_paths` makes to drop it)."""
+        left = {self._index[n] for n in names if n in self._index}
+        for succ in self._succ:
+            if not left:
+                break
+            left -= succ.keys()
+        return bool(left)
+
     def without_paths(self, paths: frozenset[str]
                       ) -> tuple[Digraph, list[tuple[str, str, str]]]:
         """A copy without the nodes of files in ``paths`` (and outside nodes, which have

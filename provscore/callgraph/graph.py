@@ -99,7 +99,8 @@ class EdgeWriter:
     def __init__(self, g: Digraph, ns: Namespaces) -> None:
         self.g, self.ns = g, ns
         self.counts: dict[str, list[int]] = {}
-        self.removed = 0  # unknown edges removed by recount (their node may be orphaned)
+        # Targets of unknown edges removed by recount: such a node may be left orphaned.
+        self.removed: set[str] = set()
 
     def _count(self, src: str, outcome: str, by: int = 1) -> None:
         row = self.counts.setdefault(src.partition(":")[0], [0] * len(STATS))
@@ -112,7 +113,7 @@ class EdgeWriter:
             self._count(src, outcome)
             if self.g.has_edge(src, f"unknown:{ref}"):
                 self.g.remove_edge(src, f"unknown:{ref}")
-                self.removed += 1
+                self.removed.add(f"unknown:{ref}")
 
     def add(self, src: str, dst: str, kind: str) -> None:
         if not self.g.has_edge(src, dst):
@@ -257,7 +258,7 @@ def build_graph(modules: Mapping[str, tuple[str, FileSummary]], config: Collecti
     unparsed = {p: s.error for p, (_, s) in modules.items() if s.error}
     imports = {mod: module_imports(s) for mod, s in summaries.items()}
     counts = {m: tuple(c) for m, c in edges.counts.items()}
-    if edges.removed:  # an outside node only a retried call named goes with its edge
+    if g.uncalled(edges.removed):  # an outside node only a retried call named goes
         g = g.without_paths(frozenset())[0]
     return CallGraph(g, index, symbols, tests, dict(index.by_path),
                      total_stats(counts.values()), unparsed, scopes_by_path, imports, counts)

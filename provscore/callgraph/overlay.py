@@ -39,6 +39,7 @@ from provscore.callgraph.digraph import Digraph
 from provscore.callgraph.graph import (
     CallGraph,
     EdgeWriter,
+    Symbol,
     add_module_nodes,
     bind_args,
     bound_names,
@@ -156,8 +157,8 @@ def overlay_graph(base: CallGraph, changed: Mapping[str, FileSummary | None],
     unparsed.update((p, s.error) for p, s in changed.items() if s is not None and s.error)
     imports = {m: i for m, i in base.imports_by_module.items() if m not in reread}
     imports.update((m, module_imports(s)) for m, s in mods.items() if not s.error)
-    if edges.removed:  # outside nodes nothing calls any more go, as in a full build
-        g = g.without_paths(frozenset())[0]
+    if g.uncalled(edges.removed):  # outside nodes nothing calls any more go, as in a full
+        g = g.without_paths(frozenset())[0]  # build
     return CallGraph(g, index, symbols, tests, dict(index.by_path), total_stats(counts.values()),
                      unparsed, _Scopes(base.scopes_by_path, changed, index.by_path), imports,
                      counts)
@@ -255,32 +256,41 @@ def _exports(summary: FileSummary) -> dict[str, list[object]]:
 
 
 def _subclasses_from(base: CallGraph, changed: Mapping[str, object]
-                     ) -> Callable[[Namespaces, str, int], list[tuple[str, int]]]:
-    """Subclasses of a class: those of unchanged files from the base graph's inheritance
-    edges, those of changed files by their method resolution order."""
+                     ) -> Callable[[Namespaces, str, int, str], list[tuple[str, int]]]:
+    """Subclasses of a class that may define a method ``name``: those of unchanged files
+    from the base graph's inheritance edges, read only when the base graph has a node
+    for their ``name`` (a subclass of ``Basic`` in sympy is one of thousands: reading each
+    module to look for an override costs more than the rest of the update); those of
+    changed files by their method resolution order."""
     others = frozenset(base.graph.kind_names()) - {"inherit"}
-    memo: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    memo: dict[tuple[str, int], tuple[list[Symbol], list[tuple[str, int]]]] = {}
 
-    def subclasses(ns: Namespaces, mod: str, cls: int) -> list[tuple[str, int]]:
+    def subclasses(ns: Namespaces, mod: str, cls: int) -> tuple[list[Symbol],
+                                                                 list[tuple[str, int]]]:
         key = (mod, cls)
         if key in memo:
             return memo[key]
-        memo[key] = []  # a cycle of bases sees none
+        memo[key] = ([], [])  # a cycle of bases sees none
+        unchanged = [sym for name in sorted(base.graph.ancestors(
+                         node_name(mod, ns.scope(mod, cls).qualname), others))
+                     if (sym := base.symbols.get(name)) is not None
+                     and sym.module not in changed]
+        mine = [(m, i) for m in changed if m in ns.modules
+                for i, s in enumerate(ns.modules[m].scopes)
+                if s.kind == "class" and key in ns.mro(m, i)[1:]]
+        memo[key] = (unchanged, mine)
+        return memo[key]
+
+    def defining(ns: Namespaces, mod: str, cls: int, name: str) -> list[tuple[str, int]]:
+        unchanged, mine = subclasses(ns, mod, cls)
         out: list[tuple[str, int]] = []
-        for name in sorted(base.graph.ancestors(node_name(mod, ns.scope(mod, cls).qualname),
-                                                others)):
-            sym = base.symbols.get(name)
-            if sym is not None and sym.module not in changed and sym.module in ns.modules:
+        for sym in unchanged:
+            if f"{sym.name}.{name}" in base.symbols and sym.module in ns.modules:
                 out += [(sym.module, i) for i in _scope_indices(ns, sym.module, sym.qualname)
                         if ns.scope(sym.module, i).kind == "class"]
-        for m in changed:
-            if m in ns.modules:
-                out += [(m, i) for i, s in enumerate(ns.modules[m].scopes)
-                        if s.kind == "class" and key in ns.mro(m, i)[1:]]
-        memo[key] = out
-        return out
+        return out + mine
 
-    return subclasses
+    return defining
 
 
 def _scope_indices(ns: Namespaces, mod: str, qualname: str) -> list[int]:

@@ -35,12 +35,13 @@ class Namespaces:
     """Per-scope name tables of every module, built once from the summaries."""
 
     def __init__(self, modules: Mapping[str, FileSummary], index: ModuleIndex,
-                 subclasses: Callable[[Namespaces, str, int], list[tuple[str, int]]]
+                 subclasses: Callable[[Namespaces, str, int, str], list[tuple[str, int]]]
                  | None = None
                  ) -> None:
         """``modules`` may load summaries on demand: a module's name tables are built when
         a name in it is first looked up. ``subclasses``: where the subclasses of a class
-        come from when not every module is to be read (a graph updated for a patch)."""
+        that may define a method name come from when not every module is to be read (a
+        graph updated for a patch): every subclass that defines it, perhaps others."""
         self.modules = modules
         self.index = index
         # module -> per scope: name -> bindings; class scopes also hold self./cls. attributes.
@@ -217,8 +218,6 @@ class Namespaces:
 
     def subclasses(self, mod: str, cls: int) -> list[tuple[str, int]]:
         """Classes of the tree that have ``cls`` in their method resolution order."""
-        if self._subclasses_of is not None:
-            return self._subclasses_of(self, mod, cls)
         if self._subclasses is None:
             self._subclasses = {}
             for m, summary in self.modules.items():
@@ -232,7 +231,9 @@ class Namespaces:
         """Methods named ``name`` that subclasses define themselves (``self.name()`` in a
         base class runs them on their instances)."""
         out: set[Value] = set()
-        for m, c in self.subclasses(mod, cls):
+        subclasses = self.subclasses(mod, cls) if self._subclasses_of is None else \
+            self._subclasses_of(self, mod, cls, name)
+        for m, c in subclasses:
             for b in self.table(m, c).get(name, ()):
                 if b[0] == "scope" and self.scope(m, int(b[1])).kind == "function":
                     out.add(("BM", m, str(b[1])))
