@@ -459,6 +459,11 @@ def snapshot_provscore(dest: Path, worktree: bool, rev: str = "HEAD") -> str:
         for name in ("provscore", "rules"):
             shutil.copytree(PROJECT / name, dest / name,
                             ignore=shutil.ignore_patterns("__pycache__"))
+    # Byte-code compiled as an install leaves it (pip compiles every module; the floor's
+    # libcst is so installed): where PYTHONDONTWRITEBYTECODE is set, each measured process
+    # would otherwise compile all of provscore from source.
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(dest / "provscore")],
+                   check=True, capture_output=True)
     digest = hashlib.sha256()
     for path in sorted((dest / "provscore").rglob("*.py")):
         digest.update(path.relative_to(dest).as_posix().encode() + b"\0" + path.read_bytes())

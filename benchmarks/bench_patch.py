@@ -271,6 +271,41 @@ def memory(repo_a: Path) -> dict[str, float]:
                 "peak_mib": max(peak, before) / 1024}  # ru_maxrss is KiB on Linux
 
 
+def memory_by_files(repo_a: Path, counts: tuple[int, ...] = (1, 8, 32)) -> list[dict[str, float]]:
+    """Peak RSS of scoring a patch that adds one test to each of N real sympy test files
+    (the largest first, as in ``memory``): flat in N when nothing is kept per file."""
+    sources = sorted(((path.stat().st_size, rel, path) for path, rel in bc.python_files(repo_a)
+                      if rel.startswith("sympy/") and "/tests/test_" in rel),
+                     reverse=True)[:max(counts)]
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = Path(tmp) / "r"
+        for _, rel, path in sources:
+            dest = repo / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(path.read_bytes())
+        bc.git(repo, "init", "-q")
+        bc.git(repo, "add", "-A")
+        bc.git(repo, "commit", "-qm", "base")
+        for n in counts:
+            for _, rel, _ in sources[:n]:
+                with (repo / rel).open("a", encoding="utf-8") as f:
+                    f.write("\n\ndef test_added_for_memory():\n    assert 1 + 1 == 2\n")
+            diff = subprocess.run(["git", "-C", str(repo), "diff"], capture_output=True,
+                                  check=True).stdout
+            bc.git(repo, "checkout", "-q", "--", ".")
+            dpath = Path(tmp) / f"d{n}.diff"
+            dpath.write_bytes(diff)
+            probe = ("import resource, subprocess, sys\n"
+                     "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
+                     "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+            proc = subprocess.run([sys.executable, "-c", probe, *_score_cmd(repo, dpath)],
+                                  capture_output=True, text=True, cwd=repo, env=bc._CHILD_ENV)
+            kib = sum(p.stat().st_size for _, _, p in sources[:n]) / 1024
+            out.append({"files": n, "kib": kib, "peak_mib": int(proc.stdout.split()[-1]) / 1024})
+    return out
+
+
 def _q(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -286,8 +321,8 @@ def stage_summary(rows: list[dict[str, float]]) -> str:
     return "\n".join(lines)
 
 
-def summary(rows: list[dict[str, float]], start: dict[str, float], mem: dict[str, float]
-            ) -> str:
+def summary(rows: list[dict[str, float]], start: dict[str, float], mem: dict[str, float],
+            by_files: list[dict[str, float]] | None = None) -> str:
     if not rows:
         return ""
     ratios = [r["ratio"] for r in rows]
@@ -307,6 +342,11 @@ def summary(rows: list[dict[str, float]], start: dict[str, float], mem: dict[str
         f"Memory: one score of a one-test edit to a {mem['file_kib']:.0f} KiB test file peaks at "
         f"**{mem['peak_mib']:.0f} MiB** RSS (goal < {GOALS['memory_mib']} MiB).",
     ]
+    if by_files:
+        lines += ["", "| test files the patch touches | their size | peak RSS |",
+                  "| ---: | ---: | ---: |"]
+        lines += [f"| {r['files']} | {r['kib']:.0f} KiB | {r['peak_mib']:.0f} MiB |"
+                  for r in by_files]
     return "\n".join(lines)
 
 
@@ -335,6 +375,7 @@ def main() -> None:
         rows: list[dict[str, float]] = []
         start: dict[str, float] = {}
         mem: dict[str, float] = {}
+        by_files: list[dict[str, float]] = []
         if not args.stage_only:
             global CACHE
             CACHE = args.cache_dir
@@ -343,15 +384,17 @@ def main() -> None:
             rows = measure(repo, patches, args.rounds)
             start = startup(repo, args.rounds)
             mem = memory(bc.ensure_release("1.12"))
+            by_files = memory_by_files(bc.ensure_release("1.12"))
     finally:
         shutil.rmtree(code, ignore_errors=True)
     if args.json:
         args.json.write_text(json.dumps({"code": described, "rows": rows, "startup": start,
-                                         "memory": mem, "stage": staged}, indent=1))
+                                         "memory": mem, "memory_by_files": by_files,
+                                         "stage": staged}, indent=1))
     print(f"provscore under test: {described}; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores\n")
     print(stage_summary(staged) + "\n")
-    print(summary(rows, start, mem))
+    print(summary(rows, start, mem, by_files))
 
 
 if __name__ == "__main__":
