@@ -256,7 +256,7 @@ def _exports(summary: FileSummary) -> dict[str, list[object]]:
 
 
 def _subclasses_from(base: CallGraph, changed: Mapping[str, object]
-                     ) -> Callable[[Namespaces, str, int, str], list[tuple[str, int]]]:
+                     ) -> Callable[[Namespaces, str, int, str], Iterator[tuple[str, int]]]:
     """Subclasses of a class that may define a method ``name``: those of unchanged files
     from the base graph's inheritance edges, read only when the base graph has a node
     for their ``name`` (a subclass of ``Basic`` in sympy is one of thousands: reading each
@@ -281,14 +281,15 @@ def _subclasses_from(base: CallGraph, changed: Mapping[str, object]
         memo[key] = (unchanged, mine)
         return memo[key]
 
-    def defining(ns: Namespaces, mod: str, cls: int, name: str) -> list[tuple[str, int]]:
+    def defining(ns: Namespaces, mod: str, cls: int, name: str
+                 ) -> Iterator[tuple[str, int]]:
+        # A generator: the caller stops reading modules once the overrides are too many.
         unchanged, mine = subclasses(ns, mod, cls)
-        out: list[tuple[str, int]] = []
         for sym in unchanged:
             if f"{sym.name}.{name}" in base.symbols and sym.module in ns.modules:
-                out += [(sym.module, i) for i in _scope_indices(ns, sym.module, sym.qualname)
-                        if ns.scope(sym.module, i).kind == "class"]
-        return out + mine
+                yield from ((sym.module, i) for i in _scope_indices(ns, sym.module, sym.qualname)
+                            if ns.scope(sym.module, i).kind == "class")
+        yield from mine
 
     return defining
 

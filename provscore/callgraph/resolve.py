@@ -16,7 +16,7 @@ order of tree-defined bases, and ``self``/``cls``.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from provscore.callgraph.modules import ModuleIndex, resolve_relative
@@ -35,8 +35,8 @@ class Namespaces:
     """Per-scope name tables of every module, built once from the summaries."""
 
     def __init__(self, modules: Mapping[str, FileSummary], index: ModuleIndex,
-                 subclasses: Callable[[Namespaces, str, int, str], list[tuple[str, int]]]
-                 | None = None
+                 subclasses: Callable[[Namespaces, str, int, str],
+                                      Iterable[tuple[str, int]]] | None = None
                  ) -> None:
         """``modules`` may load summaries on demand: a module's name tables are built when
         a name in it is first looked up. ``subclasses``: where the subclasses of a class
@@ -237,7 +237,9 @@ class Namespaces:
             for b in self.table(m, c).get(name, ()):
                 if b[0] == "scope" and self.scope(m, int(b[1])).kind == "function":
                     out.add(("BM", m, str(b[1])))
-        return out if len(out) <= _MAX_OVERRIDES else set()
+            if len(out) > _MAX_OVERRIDES:
+                return set()  # too imprecise, whatever the other subclasses define
+        return out
 
     def class_attr(self, mod: str, cls: int, name: str, depth: int, *, skip: int = 0,
                    bound: bool = False) -> set[Value]:
