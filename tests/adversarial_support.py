@@ -9,7 +9,7 @@ correct expectation and marked strict xfail, so a fix shows up as XPASS.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,3 +56,48 @@ def miss(what: str) -> pytest.MarkDecorator:
 
 def false_positive(what: str) -> pytest.MarkDecorator:
     return pytest.mark.xfail(strict=True, reason=f"FALSE POSITIVE: {what}")
+
+
+Tree = Mapping[str, str | bytes | None]
+
+
+def sub(text: str | bytes | None, old: str, new: str) -> str:
+    """``text`` with ``old`` replaced once; a case whose edit does not apply is a bug."""
+    assert isinstance(text, str) and text.count(old) == 1, f"edit does not apply: {old!r}"
+    return text.replace(old, new)
+
+
+def text_of(tree: Tree, path: str) -> str:
+    text = tree[path]
+    assert isinstance(text, str), path
+    return text
+
+
+def edit(tree: Tree, path: str, *pairs: tuple[str, str]) -> dict[str, str | bytes | None]:
+    """The after-image of ``path`` in ``tree`` with each (old, new) pair applied in order."""
+    text = tree[path]
+    for old, new in pairs:
+        text = sub(text, old, new)
+    return {path: text}
+
+
+ScoreCase = Callable[[Case], Report]
+
+
+def case_scorer(tmp_path_factory: pytest.TempPathFactory) -> ScoreCase:
+    """For a module-scoped ``scored`` fixture: score a case in a real repository holding its
+    base; cases on the same base share one (``GitRepo.diff`` resets the work tree and index to
+    base after taking the diff)."""
+    repos: dict[tuple[tuple[str, str | bytes | None], ...], GitRepo] = {}
+
+    def score_case(case: Case) -> Report:
+        key = tuple(sorted(case.base.items()))
+        if key not in repos:
+            repos[key] = GitRepo(tmp_path_factory.mktemp("base") / "repo")
+            repos[key].commit({"README.md": "example\n", **case.base})
+        repo = repos[key]
+        report = repo.score(repo.diff(case.after), **case.extra)
+        assert not repo.git("status", "--porcelain", "--ignored"), "the case left files behind"
+        return report
+
+    return score_case
