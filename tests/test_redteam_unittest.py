@@ -3344,9 +3344,7 @@ BENIGN_CASES = [
     pytest.param(Case(MD_LEGACY, edit(MD_LEGACY, "tox.ini", (
         "-m unittest discover {toxinidir}/tests\n",
         '-m unittest discover {toxinidir}/tests -p "test*.py"\n')), extra=ALLOW_RUNNERS),
-        id="md-allowed-tox-discover-default-pattern-spelled-out",
-        marks=false_positive("unittest discover -p PATTERN is judged by effect as loosening even "
-                             "when it spells out the default test*.py")),
+        id="md-allowed-tox-discover-default-pattern-spelled-out"),
     # django tests/runtests.py, runtests.py allowed: a new reporting option
     pytest.param(Case(DJ_SESSIONS, edit(DJ_SESSIONS, "tests/runtests.py", (
         "    options = parser.parse_args()\n",

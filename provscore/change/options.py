@@ -40,6 +40,8 @@ class OptionEffects:
     reporting_keys: tuple[str, ...] = ()
     # Leading words that name a sub-command, not a test to run (`unittest discover`).
     subcommands: frozenset[str] = frozenset()
+    # Options written at the runner's own default ("-p test*.py"): the same run as without.
+    at_default: frozenset[str] = frozenset()
     # The other runners' tables (unittest, django): their options mean other things.
     runners: tuple[tuple[str, OptionEffects], ...] = ()
 
@@ -54,7 +56,8 @@ class OptionEffects:
                    words("reports"), words("takes_value"),
                    tuple(table.get("collect_keys", ())), tuple(table.get("exclude_keys", ())),
                    tuple(table.get("loosening_keys", ())),
-                   tuple(table.get("reporting_keys", ())), words("subcommands"), runners)
+                   tuple(table.get("reporting_keys", ())), words("subcommands"),
+                   words("at_default"), runners)
 
     def for_runner(self, runner: str) -> OptionEffects:
         """The table of one runner ("pytest" is this one; an unknown runner has no
@@ -97,6 +100,11 @@ class OptionEffects:
             i += 1
         return out, targets
 
+    def is_default(self, written: str) -> bool:
+        """``-p test*.py``, ``--pattern=test*.py``: the option spelling out the default."""
+        name, _, value = written.replace("=", " ", 1).partition(" ")
+        return f"{name} {value.strip().strip(chr(34) + chr(39))}" in self.at_default
+
     def effect(self, name: str, written: str) -> str:
         """collects | narrows | loosens | tightens | reports | unknown."""
         if written in self.reports or written.replace("=", " ", 1) in self.reports:
@@ -104,11 +112,11 @@ class OptionEffects:
         if name in ("-W", "--pythonwarnings"):
             value = written.split(None, 1)[-1].split("=", 1)[-1]
             return "tightens" if value.startswith("error") else "loosens"
-        if name == "-p":
-            return "loosens"  # disabling or loading a plugin can change every outcome
         for effect in ("collects", "narrows", "loosens", "tightens", "reports"):
             if name in getattr(self, effect):
                 return effect
+        if name == "-p":  # pytest's: a runner whose table names -p (a pattern) returned above
+            return "loosens"  # disabling or loading a plugin can change every outcome
         if len(name) > 2 and name[0] == "-" and name[1] != "-" and \
                 all(f"-{c}" in self.reports for c in name[1:]):
             return "reports"  # bundled short flags: -qq, -vs
@@ -146,7 +154,8 @@ def target_changes(before: Sequence[str], after: Sequence[str], path: str, optio
 def option_changes(before: Sequence[str], after: Sequence[str], effects: OptionEffects,
                    path: str, option: str, verb: str = "") -> list[ConfigChange]:
     """Loosenings between two option lists (each option matched as written)."""
-    pre, post = effects.options(before), effects.options(after)
+    pre = [o for o in effects.options(before) if not effects.is_default(o[1])]
+    post = [o for o in effects.options(after) if not effects.is_default(o[1])]
     remaining = [w for _, w in pre]
     added: list[tuple[str, str]] = []
     for name, written in post:
