@@ -3305,9 +3305,7 @@ BENIGN_CASES = [
         "        Test that source Markdown text renders to expected output with given keywords.\n",
         "        Test that source Markdown text renders to expected output with given keywords.\n\n"
         "        The output is compared with `assertMultiLineEqual`.\n"))),
-        id="md-assertMarkdownRenders-docstring-extended",
-        marks=false_positive("a helper oracle's docstring is compared as one of its literals "
-                             "(PS108)")),
+        id="md-assertMarkdownRenders-docstring-extended"),
     # markdown tests/test_syntax/blocks/test_hr.py::test_hr_asterisks
     pytest.param(Case(MD_HR, edit(MD_HR, HR, (
         "        self.assertMarkdownRenders(\n"

@@ -19,7 +19,7 @@ from provscore.evidence.anchors import Inliner, canonical, mock_spelling, substi
 from provscore.evidence.assertions import AssertionCollector
 from provscore.evidence.binding import bound_calls, bound_code, with_sorted_keywords
 from provscore.evidence.calls import call_signature, offered_signatures
-from provscore.evidence.constants import normalize, unparse
+from provscore.evidence.constants import normalize, unparse, without_docstrings
 from provscore.evidence.context import Collector, Context, Frame, HelperLookup, RawItem
 from provscore.evidence.helpers import add_helper_calls, helper_oracles
 from provscore.evidence.inheritance import (
@@ -434,8 +434,9 @@ def _def_body(shaper: Shaper, node: cst.CSTNode) -> str:
 
 def _def_code(shaper: Shaper, node: cst.CSTNode, tables: Tables) -> str:
     """A def's normalised code (name kept), its framework assertion calls bound to their
-    signatures: rewording a helper's failure message is no change to the helper."""
+    signatures and its docstrings dropped: rewording a helper's failure message or its
+    documentation is no change to the helper."""
     if not isinstance(node, cst.FunctionDef):
         return shaper.code(node)
-    code = normalize(textwrap.dedent(shaper.block(node)))
+    code = without_docstrings(normalize(textwrap.dedent(shaper.block(node))))
     return bound_calls(code, tables.signatures) if tables.signatures else code
