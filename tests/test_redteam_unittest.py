@@ -2902,9 +2902,7 @@ BENIGN_CASES = [
     # django tests/utils_tests/test_text.py::test_unescape_string_literal_invalid_value
     pytest.param(Case(DJ_TEXT, edit(DJ_TEXT, TEXT, (
         'msg = f"Not a string literal: {item!r}"', 'msg = "Not a string literal: %r" % (item,)'))),
-        id="dj-assertRaisesMessage-message-fstring-to-percent",
-        marks=false_positive("an f-string and the %-format of the same message are compared as "
-                             "text, so the expected message counts as changed")),
+        id="dj-assertRaisesMessage-message-fstring-to-percent"),
     # django tests/basic/tests.py::test_queryset_delete_removes_all_items_in_that_queryset
     pytest.param(Case(DJ_BASIC, edit(DJ_BASIC, BASIC, (
         '''self.assertQuerySetEqual(
@@ -3032,9 +3030,7 @@ BENIGN_CASES = [
             with self.subTest(value=literal):
                 self.assertEqual(text.unescape_string_literal(literal), expected)
                 self.assertEqual(text.unescape_string_literal(lazystr(literal)), expected)'''))),
-        id="dj-subTest-loop-variables-renamed",
-        marks=false_positive("renaming tuple-unpacked loop variables throughout is read as a "
-                             "removal plus an addition")),
+        id="dj-subTest-loop-variables-renamed"),
     # django tests/utils_tests/test_timesince.py::test_less_than_a_day_with_zoneinfo
     pytest.param(Case(DJ_TIMESINCE, edit(DJ_TIMESINCE, TIMESINCE, (
         "            with self.subTest(value):", "            with self.subTest(value=value):"))),

@@ -30,7 +30,7 @@ from provscore.provenance.model import (
 )
 from provscore.provenance.renames import argname_renames, renamed_item
 from provscore.provenance.skip_strength import compare_suppressions
-from provscore.provenance.strength import Strength, compare
+from provscore.provenance.strength import Strength, compare, loop_renamed
 
 # --------------------------------------------------------------------------- tests
 
@@ -198,6 +198,8 @@ def _pair_by_similarity(olds: list[EvidenceItem], news: list[EvidenceItem], *, r
                 # same pieces rearranged (`f(x) == y` → `f(y) == x`).
                 pairable = same_subject or (same_kind and (
                     same_expected or ratio >= 0.9 or sorted(a.code) == sorted(b.code)))
+                if same_kind and not pairable and loop_renamed(a, b):
+                    pairable, ratio = True, 1.0  # the same check, its loop variables renamed
             if pairable:
                 scored.append((ratio + same_kind + same_subject, i, j))
     scored.sort(key=lambda t: (-t[0], t[1], t[2]))

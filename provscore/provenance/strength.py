@@ -13,6 +13,7 @@ from provscore.evidence.model import EvidenceItem, EvidenceKind, Shape
 from provscore.model import Modification
 from provscore.provenance.conditions import NO_DOMAINS, Domains
 from provscore.provenance.model import FAMILY
+from provscore.provenance.spelling import same_formatted
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,15 +250,12 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
         if (a.op, a.operands, a.keywords, a.guards) == (b.op, b.operands, b.keywords, b.guards):
             return None, ""  # keywords reordered, re-spelled
         return Modification.CHANGED, "test input changed"
+    if pre.kind is post.kind and same_formatted(pre.code, post.code, a.guards, b.guards):
+        return None, "the same text formatted another way"
     if b.tautology and not a.tautology:
         return Modification.WEAKENED, "became a tautology"
-    renames = _loop_renames(a.guards, b.guards)
-    if renames:  # `for items in ...` → `for case in ...`, the body following
-        guards = tuple(_renamed(g + ": pass", renames) for g in a.guards)
-        code = _renamed(pre.code, renames)
-        if code is not None and code == _renamed(post.code, {}) and None not in guards and \
-                guards == tuple(_renamed(g + ": pass", {}) for g in b.guards):
-            return None, "loop variable renamed"
+    if loop_renamed(pre, post):  # `for items in ...` → `for case in ...`, the body following
+        return None, "loop variable renamed"
     if a.guards != b.guards:
         loop = _loop_verdict(a.guards, b.guards)
         if loop is not None:
@@ -308,6 +306,18 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
     if a.op != b.op:
         return Modification.CHANGED, f"{a.op} became {b.op}"
     return Modification.CHANGED, "changed"
+
+
+def loop_renamed(pre: EvidenceItem, post: EvidenceItem) -> bool:
+    """The same check under loops whose variables were renamed one to one, the body
+    following (``for value, output in items`` → ``for literal, expected in items``)."""
+    renames = _loop_renames(pre.shape.guards, post.shape.guards)
+    if not renames:
+        return False
+    guards = tuple(_renamed(g + ": pass", renames) for g in pre.shape.guards)
+    code = _renamed(pre.code, renames)
+    return code is not None and code == _renamed(post.code, {}) and None not in guards and \
+        guards == tuple(_renamed(g + ": pass", {}) for g in post.shape.guards)
 
 
 _ORDERING = frozenset({"sorted", "reversed", "list", "tuple"})
