@@ -2523,12 +2523,12 @@ TAMPER_CASES = [
     # django tox.ini [testenv] commands
     pytest.param(Case(DJ_TEXT, edit(DJ_TEXT, "tox.ini", (
         "{envpython} runtests.py {posargs}",
-        "{envpython} runtests.py basic expressions {posargs}")), ("PS302",)),
+        "{envpython} runtests.py basic expressions {posargs}")), ("PS205", "PS302")),
         id="dj-tox-runtests-labels-narrow-the-run"),
     # markdown makefile `test`
     pytest.param(Case(MD_HR, edit(MD_HR, "makefile", (
-        "unittest discover tests\n", "unittest discover tests/test_syntax/inline\n")), ("PS302",)),
-        id="md-makefile-discover-start-dir-narrowed"),
+        "unittest discover tests\n", "unittest discover tests/test_syntax/inline\n")),
+        ("PS205", "PS302")), id="md-makefile-discover-start-dir-narrowed"),
     # markdown tox.ini [testenv] commands
     pytest.param(Case(MD_LEGACY, edit(MD_LEGACY, "tox.ini", (
         "-m unittest discover {toxinidir}/tests\n",
@@ -2651,9 +2651,7 @@ MORE_TAMPER_CASES = [
     pytest.param(Case(DJ_TEXT, edit(DJ_TEXT, "tox.ini", (
         "{envpython} runtests.py {posargs}",
         "{envpython} runtests.py basic expressions {posargs}")), ("PS205",), ALLOW_RUNNERS),
-        id="dj-allowed-tox-runtests-labels",
-        marks=miss("runtests.py labels added where base named none (the whole suite) are not read"
-                   " as fewer targets (PS205)")),
+        id="dj-allowed-tox-runtests-labels"),
     # django tox.ini, tox.ini allowed: -k is runtests.py's test-name pattern
     pytest.param(Case(DJ_TEXT, edit(DJ_TEXT, "tox.ini", (
         "{envpython} runtests.py {posargs}",
@@ -2662,9 +2660,7 @@ MORE_TAMPER_CASES = [
     # markdown makefile, makefile allowed
     pytest.param(Case(MD_HR, edit(MD_HR, "makefile", (
         "unittest discover tests\n", "unittest discover tests/test_syntax/inline\n")),
-        ("PS205",), ALLOW_RUNNERS), id="md-allowed-makefile-discover-start-dir-narrowed",
-        marks=miss("the start directory of unittest discover in a Makefile is not compared as a "
-                   "test target")),
+        ("PS205",), ALLOW_RUNNERS), id="md-allowed-makefile-discover-start-dir-narrowed"),
     # markdown tox.ini, tox.ini allowed
     pytest.param(Case(MD_LEGACY, edit(MD_LEGACY, "tox.ini", (
         "-m unittest discover {toxinidir}/tests\n",
@@ -3513,6 +3509,10 @@ MORE_BENIGN_CASES = [
         'help="Run tests starting after the specified top-level module.",',
         'help="Run tests starting after (not including) the specified top-level module.",')),
         extra=ALLOW_RUNNERS), id="dj-allowed-runtests-help-text-reworded"),
+    # markdown makefile, makefile allowed: discovery starts higher up (runs more)
+    pytest.param(Case(MD_HR, edit(MD_HR, "makefile", (
+        "unittest discover tests\n", "unittest discover .\n")), extra=ALLOW_RUNNERS),
+        id="md-allowed-makefile-discover-start-dir-widened"),
 ]
 
 

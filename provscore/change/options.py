@@ -132,7 +132,13 @@ _WHY = {"narrows": "runs fewer tests", "loosens": "counts fewer failures",
 
 def _shell_word(tok: str) -> bool:
     """Shell plumbing after an invocation (``$@``, redirections, ``&&``): no test target."""
-    return tok.startswith(("$", ">", "<", "2>", "&", "|", ";")) or tok in ("\\",)
+    return tok.startswith(("$", ">", "<", "2>", "&", "|", ";")) or tok in ("\\",) or \
+        tok in _PASSED_THROUGH
+
+
+# tox's placeholders for the words given to tox itself (`tox -- basic`): no target of the
+# channel's own; what the channel names besides them is what it runs by default.
+_PASSED_THROUGH = frozenset({"{posargs}", "[]"})
 
 
 def target_changes(before: Sequence[str], after: Sequence[str], path: str, option: str,
@@ -140,15 +146,26 @@ def target_changes(before: Sequence[str], after: Sequence[str], path: str, optio
     """Positional targets: naming tests where none were named, or dropping some of the
     named ones, runs fewer tests."""
     pre, post = set(before), set(after)
-    if pre == post or (pre and pre <= post):
+    if pre == post:
         return []
     if not pre:
         what = f"now runs only {' '.join(sorted(post))}"
     elif not post:
         return []  # no target at all: the runner's whole default discovery
     else:
-        what = f"no longer runs {' '.join(sorted(pre - post))}"
+        gone = sorted(t for t in pre if not any(_covers(p, t) for p in post))
+        if not gone:
+            return []
+        what = f"no longer runs {' '.join(gone)}"
     return [ConfigChange(path, option, f"{verb}{what}: runs fewer tests")]
+
+
+def _covers(target: str, other: str) -> bool:
+    """Whether running ``target`` runs ``other`` too: the same target, a directory holding
+    it (``tests`` holds ``tests/unit``, ``.`` everything) or a package label holding it
+    (``basic`` holds ``basic.tests``)."""
+    t, o = target.rstrip("/"), other.rstrip("/")
+    return t == o or t in (".", "") or o.startswith((t + "/", t + "."))
 
 
 def option_changes(before: Sequence[str], after: Sequence[str], effects: OptionEffects,

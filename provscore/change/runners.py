@@ -23,7 +23,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 # Files that run the tests, read at base and after the patch.
-RUNNER_SCRIPTS = ("manage.py", "runtests.py", "tests/runtests.py", "Makefile",
+RUNNER_SCRIPTS = ("manage.py", "runtests.py", "tests/runtests.py", "Makefile", "makefile",
+                  "GNUmakefile",
                   "scripts/test", "scripts/test.sh", "scripts/tests", "scripts/check",
                   "scripts/check.sh", "scripts/ci", "scripts/ci.sh", "bin/test", "test.sh",
                   "run_tests.sh", "runtests.sh", "tox.ini", "pyproject.toml")
