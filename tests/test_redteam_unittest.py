@@ -2258,7 +2258,7 @@ TAMPER_CASES = [
         "                    f'<{url}>',\n"
         "                    f'<p><a href=\"{url}\">{url}</a></p>'\n"
         "                )\n\n"
-        "    def test_invalid_url_schemes(self):")), ("PS102",)),
+        "    def test_invalid_url_schemes(self):")), ("PS201",)),
         id="md-subTest-rows-moved-into-skipped-test"),
     # django tests/utils_tests/test_text.py::test_unescape_string_literal_invalid_value
     pytest.param(Case(DJ_TEXT, edit(DJ_TEXT, TEXT, (
@@ -2616,6 +2616,16 @@ DJ_EXPRESSIONS_BOTH = {**DJ_EXPRESSIONS, EXPRESSIONS: sub(
     "from django.test import TestCase, skipIfDBFeature, skipUnlessDBFeature")}
 
 MORE_TAMPER_CASES = [
+    # the same split, but the new test checks less of each row (no link expected)
+    pytest.param(Case(MD_AUTOLINKS, edit(MD_AUTOLINKS, AUTOLINKS, (
+        "            'git+ssh://example.org/repo',\n            'x.y-z://example.org',\n", ''), (
+        "    def test_invalid_url_schemes(self):",
+        "    def test_url_schemes_with_punctuation(self):\n"
+        "        for url in ('git+ssh://example.org/repo', 'x.y-z://example.org'):\n"
+        "            with self.subTest(url=url):\n"
+        "                self.assertIn('href', markdown.markdown(f'<{url}>'))\n\n"
+        "    def test_invalid_url_schemes(self):")), ("PS102",)),
+        id="md-subTest-rows-moved-into-weaker-new-test"),
     # django tests/expressions/tests.py: skipUnless(f) -> skipIf(f) is the exact negation
     pytest.param(Case(DJ_EXPRESSIONS_BOTH, edit(DJ_EXPRESSIONS_BOTH, EXPRESSIONS, (
         '@skipUnlessDBFeature("supports_temporal_subtraction")',
@@ -3054,9 +3064,7 @@ BENIGN_CASES = [
         "                    f'<p><a href=\"{url}\">{url}</a></p>'\n"
         "                )\n\n"
         "    def test_invalid_url_schemes(self):"))),
-        id="md-subTest-rows-moved-into-new-test",
-        marks=false_positive("rows of a literal loop table moved into a new test's table are not "
-                             "matched as a move")),
+        id="md-subTest-rows-moved-into-new-test"),
     # django tests/utils_tests/test_text.py::test_unescape_string_literal_invalid_value
     pytest.param(Case(DJ_TEXT, edit(DJ_TEXT, TEXT, (
         'items = ["", "abc", "\'abc\\""]', 'items = ["", "abc", "\'abc\\"", \'"abc\']'))),

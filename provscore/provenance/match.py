@@ -18,6 +18,7 @@ from provscore.evidence.model import (
 )
 from provscore.model import Modification, Provenance
 from provscore.nodeid import file_of
+from provscore.provenance.loop_moves import with_moved_loop_values
 from provscore.provenance.model import (
     FAMILY,
     ClassifiedItem,
@@ -176,7 +177,7 @@ def classify_items(pairs: Sequence[FilePair], idmap: dict[str, str], strength: S
                     result.append(ClassifiedItem(Provenance.AGENT_REMOVED, a, None))
             elif b is not None:
                 result.append(ClassifiedItem(Provenance.AGENT_ADDED, None, b))
-    return result
+    return with_moved_loop_values(result)
 
 
 def _pair_by_similarity(olds: list[EvidenceItem], news: list[EvidenceItem], *, rows: bool

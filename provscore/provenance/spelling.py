@@ -12,10 +12,12 @@ fails closed as a changed check.
 from __future__ import annotations
 
 import ast
+import io
 import re
 import string
+import tokenize
 
-from provscore.provenance.renames import _UNDER
+from provscore.provenance.renames import without_guards
 
 _PERCENT = re.compile(r"%(.)", re.DOTALL)
 _CONVERSIONS = {"s": ord("s"), "r": ord("r"), "a": ord("a")}
@@ -26,20 +28,20 @@ def same_formatted(before: str, after: str, guards_before: tuple[str, ...],
     """Whether two item codes differ only in how their strings are formatted."""
     if before == after or guards_before != guards_after:
         return False
-    a, b = _canonical(_head(before, guards_before)), _canonical(_head(after, guards_after))
+    a = _canonical(without_guards(before, guards_before))
+    b = _canonical(without_guards(after, guards_after))
     return a is not None and a == b
 
 
-def _head(code: str, guards: tuple[str, ...]) -> str:
-    tail = _UNDER + " and ".join(guards)
-    return code[:-len(tail)] if guards and code.endswith(tail) else code
-
-
 def _canonical(code: str) -> str | None:
+    """The code's tree with one spelling of formatting, and its comments: an item's code
+    says things in comments (``# the block raises the expected exception itself``)."""
     try:
         tree = ast.parse(code)
-        return ast.dump(_Formatting().visit(tree))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        comments = [t.string for t in tokenize.generate_tokens(io.StringIO(code).readline)
+                    if t.type == tokenize.COMMENT]
+        return ast.dump(_Formatting().visit(tree)) + "\n".join(["", *comments])
+    except (SyntaxError, ValueError, RecursionError, MemoryError, tokenize.TokenError):
         return None
 
 
@@ -83,7 +85,7 @@ def _from_percent(template: str, right: ast.expr) -> ast.JoinedStr | None:
         if any(isinstance(e, ast.Starred) for e in right.elts):
             return None
         values = list(right.elts)
-    elif isinstance(right, ast.Constant) and not isinstance(right.value, tuple) or \
+    elif (isinstance(right, ast.Constant) and not isinstance(right.value, tuple)) or \
             isinstance(right, ast.JoinedStr):
         values = [right]  # a single value known not to be a tuple
     else:

@@ -323,7 +323,7 @@ def loop_renamed(pre: EvidenceItem, post: EvidenceItem) -> bool:
 _ORDERING = frozenset({"sorted", "reversed", "list", "tuple"})
 
 
-def _iterated(guard: str) -> tuple[str, list[Any]] | None:
+def iterated(guard: str) -> tuple[str, list[Any]] | None:
     """``for x in range(3)`` / ``for x in [1, 2]``: the loop target and the literal values
     it takes; None when the loop is over anything else."""
     if not guard.startswith("for ") or " in " not in guard:
@@ -415,7 +415,7 @@ def _loop_verdict(before: tuple[str, ...], after: tuple[str, ...]
     for ga, gb in zip(before, after, strict=True):
         if ga == gb:
             continue
-        la, lb = _iterated(ga), _iterated(gb)
+        la, lb = iterated(ga), iterated(gb)
         if la is None or lb is None or la[0] != lb[0]:
             return None
         lost = any(v not in lb[1] for v in la[1])
