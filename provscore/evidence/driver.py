@@ -25,6 +25,7 @@ from provscore.evidence.helpers import add_helper_calls, helper_oracles
 from provscore.evidence.inheritance import (
     Inherited,
     class_lineage,
+    extended_through_super,
     flag_shadowing,
     inherited_tests,
     test_methods,
@@ -347,6 +348,12 @@ def _with_inherited(ctx: Context, shaper: Shaper, inherited: list[Inherited],
         out_tests.append(TestDef(i.node_id, i.name, None, f"{body}  # inherited from {i.base}",
                                  _requested_fixtures(ctx, method.node), _argnames_of(ctx, method),
                                  ctx.config.runs_by_default(ctx.path)))
+    for override, base in extended_through_super(ctx):
+        # `super().test_x()` first: the override runs the base method's evidence too.
+        own = base.test_id or f"{ctx.path}::{base.qualname}"
+        out_items += [replace(it, node_id=override.test_id, in_test=True, scope="")
+                      for it in items if it.node_id == own and not it.scope and
+                      override.test_id is not None]
     return out_items, out_tests
 
 
