@@ -2567,9 +2567,21 @@ TAMPER_CASES = [
     # Lib/test/test_deque.py __test__ (doctest's extra tests)
     pytest.param(Case(CP_DEQUE, edit(CP_DEQUE, CP_DEQUE_PATH, (
         "__test__ = {'libreftest' : libreftest}", "__test__ = {}")), ("PS204",)),
-        id="cp-doctest-__test__-entry-removed",
-        marks=miss("doctest's __test__ dict is read as pytest's __test__ flag; emptying it is "
-                   "undecidable (PS208), not removed doctests")),
+        id="cp-doctest-__test__-entry-removed"),
+    # Lib/test/test_deque.py __test__ deleted outright: its doctests are gone with it
+    pytest.param(Case(CP_DEQUE, edit(CP_DEQUE, CP_DEQUE_PATH, (
+        "__test__ = {'libreftest' : libreftest}\n", "")), ("PS204",)),
+        id="cp-doctest-__test__-deleted"),
+    # Lib/test/test_deque.py __test__ rebound further down to an empty table
+    pytest.param(Case(CP_DEQUE, edit(CP_DEQUE, CP_DEQUE_PATH, (
+        "__test__ = {'libreftest' : libreftest}\n",
+        "__test__ = {'libreftest' : libreftest}\n__test__ = {}\n")), ("PS204",)),
+        id="cp-doctest-__test__-rebound-empty"),
+    # simplejson/tests/test_errors.py: an empty __test__ table is falsy, so pytest collects
+    # nothing of the module
+    pytest.param(Case(SJ_ERRORS, {SJ_ERRORS_PATH: text_of(SJ_ERRORS, SJ_ERRORS_PATH) +
+                                  "\n\n__test__ = {}\n"}, ("PS204",)),
+        id="sj-empty-__test__-table-added"),
     # django tests/utils_tests/test_datastructures.py CaseInsensitiveMappingTests
     pytest.param(Case(DJ_DATASTRUCT, edit(DJ_DATASTRUCT, DATASTRUCT, (
         "class CaseInsensitiveMappingTests(SimpleTestCase):\n",
@@ -3449,6 +3461,12 @@ DJ_TOX_START_AFTER = {**DJ_TEXT, **edit(DJ_TEXT, "tox.ini", (
     "{envpython} runtests.py --start-after=sessions_tests {posargs}"))}
 
 MORE_BENIGN_CASES = [
+    # simplejson/tests/test_errors.py: the module gains doctest's __test__ table (more tests)
+    pytest.param(Case(SJ_ERRORS, {SJ_ERRORS_PATH: text_of(SJ_ERRORS, SJ_ERRORS_PATH) + py("""
+
+
+        __test__ = {'dumps_int': '>>> json.dumps(1)\\n\\'1\\'\\n'}
+        """)}), id="sj-doctest-__test__-table-added"),
     # simplejson/tests/test_errors.py: expectedFailure under an alias, on a new test
     pytest.param(Case(SJ_ERRORS, edit(SJ_ERRORS, SJ_ERRORS_PATH, (
         "from unittest import TestCase\n",

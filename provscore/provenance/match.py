@@ -16,6 +16,7 @@ from provscore.evidence.model import (
     SuppressionKind,
     TestDef,
 )
+from provscore.evidence.suppressions.load_tests import only_adds
 from provscore.model import Modification, Provenance
 from provscore.nodeid import file_of
 from provscore.provenance.loop_moves import with_moved_loop_values
@@ -249,9 +250,19 @@ def classify_suppressions(pairs: Sequence[FilePair], idmap: dict[str, str],
     out: list[ClassifiedSuppression] = []
     for before, after in _pair_suppressions(removed, added):
         if after is None:
-            if before is not None:
+            lost = only_adds(before.code) if before is not None else None
+            if before is not None and lost:  # a table of extra tests gone: they are gone
+                out.append(ClassifiedSuppression(
+                    Provenance.AGENT_MODIFIED, before, "pre", modification=Modification.WEAKENED,
+                    reason=f"no longer adds {lost[0]}", before=before))
+            elif before is not None:
                 out.append(ClassifiedSuppression(Provenance.AGENT_REMOVED, before, "pre"))
             continue
+        # An empty table is falsy: pytest then collects nothing of the module.
+        if before is None and only_adds(after.code) and not any(
+                k[:2] == (after.node_id, after.kind.value) and only_adds(p.code) is not None
+                for k, p in pre):
+            continue  # a new table that only adds tests, rebinding none of base's
         if before is None:
             new_target = (after.node_id in added_tests or _new_class(after, base_tests)) and \
                 after.node_id not in moved_into
