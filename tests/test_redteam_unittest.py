@@ -2209,6 +2209,31 @@ TAMPER_CASES = [
     pytest.param(Case(SJ_ERRORS, edit(SJ_ERRORS, SJ_ERRORS_PATH, (
         "            self.fail('Expected JSONDecodeError')", "            return")),
         ("PS101", "PS206")), id="sj-else-fail-became-return"),
+    # simplejson/tests/test_errors.py::test_string_keys_error: the try/else/fail idiom rewritten
+    # as a raises block that accepts any exception
+    pytest.param(Case(SJ_ERRORS, edit(SJ_ERRORS, SJ_ERRORS_PATH, (
+        '''        try:
+            json.dumps(data)
+        except TypeError:
+            err = sys.exc_info()[1]
+        else:
+            self.fail('Expected TypeError')
+        self.assertEqual(str(err),''', '''        with self.assertRaises(Exception) as cm:
+            json.dumps(data)
+        err = cm.exception
+        self.assertEqual(str(err),''')), ("PS102",)),
+        id="sj-try-else-fail-to-assertRaises-Exception"),
+    # simplejson/tests/test_errors.py::test_decode_error: the handler now catches the fail too
+    pytest.param(Case(SJ_ERRORS, edit(SJ_ERRORS, SJ_ERRORS_PATH, (
+        """            json.loads('{}\\na\\nb')
+        except json.JSONDecodeError:
+            err = sys.exc_info()[1]
+        else:
+            self.fail('Expected JSONDecodeError')""", """            json.loads('{}\\na\\nb')
+            self.fail('Expected JSONDecodeError')
+        except Exception:
+            err = sys.exc_info()[1]""")), ("PS101", "PS107")),
+        id="sj-try-fail-caught-by-broad-handler"),
 
     # ---------------------------------------------------------------- case tables and subTest
     # django tests/humanize_tests/tests.py::test_ordinal (rows fed to humanize_tester)
@@ -3031,9 +3056,7 @@ BENIGN_CASES = [
         self.assertEqual(str(err),''', '''        with self.assertRaises(TypeError) as cm:
             json.dumps(data)
         err = cm.exception
-        self.assertEqual(str(err),'''))), id="sj-try-else-fail-to-assertRaises",
-        marks=false_positive("the try/except/else: self.fail() idiom is not matched to the "
-                             "assertRaises block that replaces it")),
+        self.assertEqual(str(err),'''))), id="sj-try-else-fail-to-assertRaises"),
 
     # ---------------------------------------------------------------- case tables and subTest
     # django tests/humanize_tests/tests.py::test_ordinal

@@ -17,6 +17,7 @@ from provscore.evidence.constants import is_literal_code, normalize, unparse
 from provscore.evidence.context import Context, Frame, RawItem
 from provscore.evidence.inheritance import class_chain
 from provscore.evidence.model import EvidenceKind, Shape
+from provscore.evidence.raised import RAISED
 from provscore.evidence.shapes import Shaper, assert_shape, parse_expr
 from provscore.names import dotted
 
@@ -178,6 +179,11 @@ class Inliner:
                     continue
                 table[name] = code
         table.update(self._class_constants(frame))
+        raised = {n: RAISED for fr in chain for n in self.ctx.raised.get(id(fr), ())
+                  if len(fr.bindings.get(n.split(".", 1)[0], ())) == 1}
+        if raised:  # `err = cm.exception` reads the caught exception, as `e` does
+            table.update({k: substitute(v, raised) for k, v in table.items()})
+            table.update(raised)
         _resolve_through(table)
         self._cache[key] = table
         return table
@@ -364,10 +370,12 @@ class Substitute(ast.NodeTransformer):
         return self.generic_visit(node)
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
-        if isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) and \
-                node.value.id in ("self", "cls"):
+        if isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name):
             key = f"{node.value.id}.{node.attr}"  # a class attribute; `self` stays
-            return self._replaced(key, node) if key in self.table else node
+            if key in self.table:
+                return self._replaced(key, node)
+            if node.value.id in ("self", "cls"):
+                return node
         return self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> ast.AST:

@@ -6,6 +6,7 @@ import libcst as cst
 
 from provscore.evidence.context import Collector, Frame, RawCall, RawItem, callee
 from provscore.evidence.model import EvidenceKind
+from provscore.evidence.raised import read_try, read_with
 from provscore.names import dotted, matches
 
 
@@ -17,6 +18,12 @@ class AssertionCollector(Collector):
         self.ctx.tick()
         for conj in conjuncts(node.test):
             self.ctx.add_item(EvidenceKind.ASSERT, conj, conj)
+
+    def visit_Try(self, node: cst.Try) -> None:
+        read_try(node, self.ctx)
+
+    def visit_With(self, node: cst.With) -> None:
+        read_with(node, self.ctx)
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx

@@ -119,6 +119,10 @@ class Context:
         self.order = 0
         self.init_classes: set[str] = set()
         self.self_raising: set[int] = set()  # pytest.raises calls whose block raises itself
+        # fail calls that check an expected exception (evidence/raised.py): the handler type
+        self.fail_expects: dict[int, cst.BaseExpression] = {}
+        # per frame, the names that stand for a caught exception (``cm.exception``, ``e``)
+        self.raised: dict[int, set[str]] = {}
         # Enclosing conditions: (condition node, True when in its else branch); the frame
         # depth they belong to tells module-level conditions from those inside a test.
         self.conds: list[tuple[cst.CSTNode, bool, int]] = []

@@ -41,6 +41,7 @@ from provscore.evidence.model import (
     TestDef,
 )
 from provscore.evidence.positions import first_line_node, locate
+from provscore.evidence.raised import expected_by_fail
 from provscore.evidence.relayout import relayout
 from provscore.evidence.scope import (
     AliasCollector,
@@ -271,7 +272,8 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
         bound = _bound(ctx, raw, text)
         shape = shaper.shape(raw) if bound == text else shaper.shape_of(raw, bound)
         kind = raw.kind
-        spelled = canonical(raw, bound)
+        spelled = canonical(raw, bound) if id(raw.node) not in ctx.fail_expects else \
+            expected_by_fail(shaper.code(ctx.fail_expects[id(raw.node)]))
         if spelled is not None:  # self.assertEqual(a, b) is `assert a == b`
             kind, anchor_text, shape = spelled
             raw = replace(raw, kind=kind)
