@@ -2241,9 +2241,15 @@ TAMPER_CASES = [
         '            "103",\n            "111",\n', '            "103",\n'),
         ('            "103rd",\n            "111th",\n', '            "103rd",\n')), ("PS102",)),
         id="dj-humanize-case-table-shrunk"),
+    # django tests/humanize_tests/tests.py::test_ordinal: a row's expected value rewritten
+    pytest.param(Case(DJ_HUMANIZE, edit(DJ_HUMANIZE, HUMANIZE, (
+        '            "111th",\n', '            "111st",\n'),
+        ('            "111",\n        )', '            "111",\n            "112",\n        )'),
+        ('            "111st",\n', '            "111st",\n            "112th",\n')),
+        ("PS102",)), id="dj-humanize-case-table-row-rewritten-and-one-added"),
     # django tests/humanize_tests/tests.py::test_ordinal: zip() stops at the shorter list
     pytest.param(Case(DJ_HUMANIZE, edit(DJ_HUMANIZE, HUMANIZE, (
-        '            "102nd",\n            "103rd",\n            "111th",\n', '')), ("PS108",)),
+        '            "102nd",\n            "103rd",\n            "111th",\n', '')), ("PS102",)),
         id="dj-humanize-result-list-truncated-zip-drops-inputs"),
     # django tests/utils_tests/test_text.py::test_unescape_string_literal
     pytest.param(Case(DJ_TEXT, edit(DJ_TEXT, TEXT, (
@@ -3064,9 +3070,12 @@ BENIGN_CASES = [
         '            "111",\n        )', '            "111",\n            "112",\n        )'),
         ('            "111th",\n        )',
          '            "111th",\n            "112th",\n        )'))),
-        id="dj-humanize-case-table-extended",
-        marks=false_positive("rows added to the parallel case tables a helper is called with are "
-                             "a changed helper call, not a stronger one")),
+        id="dj-humanize-case-table-extended"),
+    # django tests/humanize_tests/tests.py::test_ordinal: the rows of both tables reordered
+    pytest.param(Case(DJ_HUMANIZE, edit(DJ_HUMANIZE, HUMANIZE, (
+        '            "1",\n            "2",\n', '            "2",\n            "1",\n'),
+        ('            "1st",\n            "2nd",\n', '            "2nd",\n            "1st",\n'))),
+        id="dj-humanize-case-table-rows-reordered"),
     # django tests/humanize_tests/tests.py::test_intcomma_without_number_grouping
     pytest.param(Case(DJ_HUMANIZE, edit(DJ_HUMANIZE, HUMANIZE, (
         'self.humanize_tester([100], ["100"], "intcomma")',

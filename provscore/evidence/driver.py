@@ -18,7 +18,7 @@ from provscore.change.collection import CollectionConfig
 from provscore.evidence.anchors import Inliner, canonical, mock_spelling, substitute
 from provscore.evidence.assertions import AssertionCollector
 from provscore.evidence.binding import bound_calls, bound_code, with_sorted_keywords
-from provscore.evidence.calls import call_signature, offered_signatures
+from provscore.evidence.calls import call_signature, helper_tables, offered_signatures
 from provscore.evidence.constants import normalize, unparse, without_docstrings
 from provscore.evidence.context import Collector, Context, Frame, HelperLookup, RawItem
 from provscore.evidence.helpers import add_helper_calls, helper_oracles
@@ -284,6 +284,9 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
             kind, anchor_text, shape = as_mock
             raw = replace(raw, kind=kind, op=shape.op)
         code, shape = inliner.anchor(raw, anchor_text, shape)
+        tables = helper_tables(ctx, raw)
+        if tables:
+            shape = replace(shape, tables=tables)
         if raw.kind is EvidenceKind.RAISES and id(raw.node) in ctx.self_raising:
             shape = replace(shape, tautology=True)
             code += "  # the block raises the expected exception itself"

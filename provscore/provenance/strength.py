@@ -293,6 +293,9 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
     if verdict is Modification.WEAKENED or verdict is Modification.CHANGED:
         return verdict, reason
     if a.op == b.op and a.operands != b.operands:
+        rows = _table_verdict(a, b)
+        if rows is not None:
+            return rows
         if len(a.operands) == len(b.operands):
             diff = [(x, y) for x, y in zip(a.operands, b.operands, strict=True) if x != y]
             if len(diff) == 1 and (is_literal_code(diff[0][0]) or is_literal_code(diff[0][1])):
@@ -306,6 +309,41 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
     if a.op != b.op:
         return Modification.CHANGED, f"{a.op} became {b.op}"
     return Modification.CHANGED, "changed"
+
+
+def _table_verdict(a: Shape, b: Shape) -> tuple[Modification | None, str] | None:
+    """A helper call whose operands differ only in the tables the helper loops over row by
+    row (Shape.tables): rows added are more cases, rows gone fewer; None when the tables
+    are not literal sequences or anything else differs."""
+    if not a.tables or a.tables != b.tables or len(a.operands) != len(b.operands) or \
+            any(x != y for i, (x, y) in enumerate(zip(a.operands, b.operands, strict=True))
+                if i not in a.tables):
+        return None
+    before, after = _rows(a), _rows(b)
+    if before is None or after is None:
+        return None
+    lost = [r for r in before if r not in after]
+    gained = [r for r in after if r not in before]
+    if lost and gained:
+        return Modification.CHANGED, "the helper's case table rows changed"
+    if lost:
+        return Modification.WEAKENED, f"{len(lost)} case table row(s) dropped"
+    if gained:
+        return Modification.STRENGTHENED, f"{len(gained)} case table row(s) added"
+    return None, "the same case table rows"
+
+
+def _rows(shape: Shape) -> list[tuple[Any, ...]] | None:
+    columns: list[list[Any]] = []
+    for i in shape.tables:
+        try:
+            value = ast.literal_eval(shape.operands[i])
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None
+        if not isinstance(value, list | tuple):
+            return None
+        columns.append(list(value))
+    return list(zip(*columns, strict=False))  # zip() stops at the shortest, as the loop does
 
 
 def loop_renamed(pre: EvidenceItem, post: EvidenceItem) -> bool:
