@@ -2536,8 +2536,8 @@ TAMPER_CASES = [
     # django tests/runtests.py SUBDIRS_TO_SKIP
     pytest.param(Case(DJ_SESSIONS, edit(DJ_SESSIONS, "tests/runtests.py", (
         '"": {"import_error_package", "test_runner_apps"},',
-        '"": {"import_error_package", "test_runner_apps", "sessions_tests"},')), ("PS302",)),
-        id="dj-runtests-SUBDIRS_TO_SKIP-extended"),
+        '"": {"import_error_package", "test_runner_apps", "sessions_tests"},')),
+        ("PS205", "PS302")), id="dj-runtests-SUBDIRS_TO_SKIP-extended"),
     # django tests/test_sqlite.py (the settings module runtests.py defaults to)
     pytest.param(Case(DJ_TIMESINCE, edit(DJ_TIMESINCE, "tests/test_sqlite.py", (
         "USE_TZ = False", "USE_TZ = True")), ("PS302",)), id="dj-test-settings-module-edited"),
@@ -2630,9 +2630,7 @@ TAMPER_CASES = [
                                           "tests/test_runner_apps/sessions/tests.py",
                                           "tests/test_runner_apps/__init__.py",
                                           "tests/test_runner_apps/sessions/__init__.py"),
-                      ("PS101", "PS106")), id="dj-tests-moved-into-SUBDIRS_TO_SKIP-dir",
-        marks=miss("runtests.py SUBDIRS_TO_SKIP is not read: tests moved into a directory the "
-                   "runner never scans still count as tests")),
+                      ("PS101", "PS106")), id="dj-tests-moved-into-SUBDIRS_TO_SKIP-dir"),
     # django tests/utils_tests/__init__.py: get_test_modules skips dirs without one
     pytest.param(Case(DJ_TEXT, {"tests/utils_tests/__init__.py": None}, ("PS101", "PS106")),
                  id="dj-app-package-init-deleted",
@@ -2738,9 +2736,7 @@ MORE_TAMPER_CASES = [
     pytest.param(Case(DJ_SESSIONS, edit(DJ_SESSIONS, "tests/runtests.py", (
         '"": {"import_error_package", "test_runner_apps"},',
         '"": {"import_error_package", "test_runner_apps", "sessions_tests"},')),
-        ("PS205",), ALLOW_RUNNERS), id="dj-allowed-runtests-SUBDIRS_TO_SKIP-extended",
-        marks=miss("what runtests.py itself skips (SUBDIRS_TO_SKIP) is not read: an allowed edit "
-                   "to it is no finding")),
+        ("PS205",), ALLOW_RUNNERS), id="dj-allowed-runtests-SUBDIRS_TO_SKIP-extended"),
     # django tests/runtests.py, runtests.py allowed: the settings default switched
     pytest.param(Case(DJ_TIMESINCE, {
         **edit(DJ_TIMESINCE, "tests/runtests.py", (

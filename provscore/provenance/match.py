@@ -139,27 +139,31 @@ def classify_items(pairs: Sequence[FilePair], idmap: dict[str, str], strength: S
         old, new = renames.get(it.path, (None, None))
         return _rekey(it.node_id, old, new)
 
+    # A check that ran in a bare run and now sits in a test none reaches (out of
+    # testpaths, in a directory the runner script skips) is not the same check.
+    idle_pre = {t.node_id for p in pairs if p.pre for t in p.pre.tests if not t.runs_by_default}
+    idle = {t.node_id for p in pairs if p.post for t in p.post.tests if not t.runs_by_default}
     result: list[ClassifiedItem] = []
     exact, pre_left, post_left = _multiset_match(
         pre_items, post_items,
-        lambda it: (pre_id(it), it.scope, it.kind, it.code),
-        lambda it: (it.node_id, it.scope, it.kind, it.code))
+        lambda it: (pre_id(it), it.scope, it.kind, it.code, it.node_id in idle_pre),
+        lambda it: (it.node_id, it.scope, it.kind, it.code, it.node_id in idle))
     # Same check moved to another test (still runs, still evidence).
     moved, pre_left, post_left = _multiset_match(
         pre_left, post_left,
-        lambda it: (it.in_test, it.scope, it.kind, it.code),
-        lambda it: (it.in_test, it.scope, it.kind, it.code))
+        lambda it: (it.in_test, it.scope, it.kind, it.code, it.node_id in idle_pre),
+        lambda it: (it.in_test, it.scope, it.kind, it.code, it.node_id in idle))
     renamed, pre_left, post_left = _match_renamed_helper_calls(pre_left, post_left,
                                                                helper_renames or {}, pre_id)
     result += [ClassifiedItem(Provenance.PREEXISTING, a, b) for a, b in exact + moved + renamed]
 
     # Pair what is left inside the same test: modifications.
-    groups_pre: dict[tuple[str, str, str], list[EvidenceItem]] = defaultdict(list)
-    groups_post: dict[tuple[str, str, str], list[EvidenceItem]] = defaultdict(list)
+    groups_pre: dict[tuple[str, str, str, bool], list[EvidenceItem]] = defaultdict(list)
+    groups_post: dict[tuple[str, str, str, bool], list[EvidenceItem]] = defaultdict(list)
     for it in pre_left:
-        groups_pre[(pre_id(it), it.scope, FAMILY[it.kind])].append(it)
+        groups_pre[(pre_id(it), it.scope, FAMILY[it.kind], it.node_id in idle_pre)].append(it)
     for it in post_left:
-        groups_post[(it.node_id, it.scope, FAMILY[it.kind])].append(it)
+        groups_post[(it.node_id, it.scope, FAMILY[it.kind], it.node_id in idle)].append(it)
     for key in sorted(set(groups_pre) | set(groups_post)):
         olds, news = groups_pre.get(key, []), groups_post.get(key, [])
         for a, b in _pair_by_similarity(olds, news, rows=key[2] == "row"):
