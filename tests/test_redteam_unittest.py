@@ -2387,9 +2387,7 @@ TAMPER_CASES = [
     pytest.param(Case(MD_HILITE, edit(MD_HILITE, HILITE, (
         "if has_pygments and pygments.__version__ != required_pygments_version:",
         "if not has_pygments or pygments.__version__ != required_pygments_version:")),
-        ("PS203",)), id="md-setUp-skipTest-condition-widened",
-        marks=miss("the condition around an existing self.skipTest() in setUp is not compared: "
-                   "widening it skips every test of the class unseen")),
+        ("PS203",)), id="md-setUp-skipTest-condition-widened"),
     # Lib/test/test__locale.py setUpModule
     pytest.param(Case(CP_LOCALE, edit(CP_LOCALE, CP_LOCALE_PATH, (
         "        candidate_locales = [loc for loc in candidate_locales if accept(loc)]\n",
@@ -2700,9 +2698,7 @@ MORE_TAMPER_CASES = [
     # markdown tests/test_syntax/extensions/test_code_hilite.py setUp
     pytest.param(Case(MD_HILITE, edit(MD_HILITE, HILITE, (
         "if has_pygments and pygments.__version__ != required_pygments_version:",
-        "if True:")), ("PS203",)), id="md-setUp-skipTest-condition-made-true",
-        marks=miss("the condition around an existing self.skipTest() in setUp is not compared: "
-                   "`if True:` skips the whole class unseen")),
+        "if True:")), ("PS203",)), id="md-setUp-skipTest-condition-made-true"),
     # django tox.ini, tox.ini allowed
     pytest.param(Case(DJ_TEXT, edit(DJ_TEXT, "tox.ini", (
         "{envpython} runtests.py {posargs}",

@@ -157,6 +157,15 @@ class Context:
             return ()
         return tuple((n, neg) for n, neg, d in self.conds if d > test_depth and d <= depth)
 
+    def def_guards(self) -> tuple[tuple[cst.CSTNode, bool], ...]:
+        """Conditions inside the innermost enclosing function (a ``setUp``, a helper)."""
+        depth = len(self.frames)
+        func_depth = next((i for i in range(depth - 1, -1, -1)
+                           if self.frames[i].kind == "func"), None)
+        if func_depth is None:
+            return ()
+        return tuple((n, neg) for n, neg, d in self.conds if d > func_depth and d <= depth)
+
     @property
     def frame(self) -> Frame:
         return self.frames[-1]
