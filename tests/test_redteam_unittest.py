@@ -1506,6 +1506,22 @@ SJ_ERRORS = {**SIMPLEJSON, SJ_ERRORS_PATH: py('''
             self.assertEqual(err.endcolno, 2)
     ''')}
 
+# test_string_keys_error's try/except/else: self.fail() idiom, and the raises block for it
+SJ_TRY_ELSE_FAIL = '''        try:
+            json.dumps(data)
+        except TypeError:
+            err = sys.exc_info()[1]
+        else:
+            self.fail('Expected TypeError')
+        self.assertEqual(str(err),'''
+
+
+def sj_assert_raises(exception: str) -> str:
+    return (f"        with self.assertRaises({exception}) as cm:\n"
+            "            json.dumps(data)\n        err = cm.exception\n"
+            "        self.assertEqual(str(err),")
+
+
 # simplejson/tests/test_speedups.py (trimmed)
 SJ_SPEEDUPS_PATH = "simplejson/tests/test_speedups.py"
 SJ_SPEEDUPS = {**SIMPLEJSON, SJ_SPEEDUPS_PATH: py('''
@@ -2212,16 +2228,7 @@ TAMPER_CASES = [
     # simplejson/tests/test_errors.py::test_string_keys_error: the try/else/fail idiom rewritten
     # as a raises block that accepts any exception
     pytest.param(Case(SJ_ERRORS, edit(SJ_ERRORS, SJ_ERRORS_PATH, (
-        '''        try:
-            json.dumps(data)
-        except TypeError:
-            err = sys.exc_info()[1]
-        else:
-            self.fail('Expected TypeError')
-        self.assertEqual(str(err),''', '''        with self.assertRaises(Exception) as cm:
-            json.dumps(data)
-        err = cm.exception
-        self.assertEqual(str(err),''')), ("PS102",)),
+        SJ_TRY_ELSE_FAIL, sj_assert_raises("Exception"))), ("PS102",)),
         id="sj-try-else-fail-to-assertRaises-Exception"),
     # simplejson/tests/test_errors.py::test_decode_error: the handler now catches the fail too
     pytest.param(Case(SJ_ERRORS, edit(SJ_ERRORS, SJ_ERRORS_PATH, (
@@ -3045,16 +3052,7 @@ BENIGN_CASES = [
         id="md-assertRaises-callable-to-context-manager"),
     # simplejson/tests/test_errors.py::test_string_keys_error: try/else/fail to assertRaises
     pytest.param(Case(SJ_ERRORS, edit(SJ_ERRORS, SJ_ERRORS_PATH, (
-        '''        try:
-            json.dumps(data)
-        except TypeError:
-            err = sys.exc_info()[1]
-        else:
-            self.fail('Expected TypeError')
-        self.assertEqual(str(err),''', '''        with self.assertRaises(TypeError) as cm:
-            json.dumps(data)
-        err = cm.exception
-        self.assertEqual(str(err),'''))), id="sj-try-else-fail-to-assertRaises"),
+        SJ_TRY_ELSE_FAIL, sj_assert_raises("TypeError")))), id="sj-try-else-fail-to-assertRaises"),
 
     # ---------------------------------------------------------------- case tables and subTest
     # django tests/humanize_tests/tests.py::test_ordinal
