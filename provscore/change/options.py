@@ -103,7 +103,8 @@ class OptionEffects:
     def is_default(self, written: str) -> bool:
         """``-p test*.py``, ``--pattern=test*.py``: the option spelling out the default."""
         name, _, value = written.replace("=", " ", 1).partition(" ")
-        return f"{name} {value.strip().strip(chr(34) + chr(39))}" in self.at_default
+        unquoted = value.strip().strip("'\"")
+        return f"{name} {unquoted}" in self.at_default
 
     def effect(self, name: str, written: str) -> str:
         """collects | narrows | loosens | tightens | reports | unknown."""
