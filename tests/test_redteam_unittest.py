@@ -2212,9 +2212,7 @@ TAMPER_CASES = [
     # django tests/forms_tests/widget_tests/base.py WidgetTest.check_html
     pytest.param(Case(DJ_WIDGETS, edit(DJ_WIDGETS, "tests/forms_tests/widget_tests/base.py", (
         "assertEqual = self.assertEqual if strict else self.assertHTMLEqual",
-        "assertEqual = self.assertHTMLEqual")), ("PS105",)), id="dj-check_html-helper-loosened",
-        marks=miss("check_html asserts only through a local alias of an assertion method, so "
-                   "provscore does not see it as a helper oracle; editing it is no finding")),
+        "assertEqual = self.assertHTMLEqual")), ("PS105",)), id="dj-check_html-helper-loosened"),
     # markdown tests/test_apis.py::TestErrors.testBadOutputFormat
     pytest.param(Case(MD_APIS, edit(MD_APIS, APIS, (
         "self.assertRaises(KeyError, markdown.Markdown, output_format='invalid')",
