@@ -36,6 +36,7 @@ from provscore.evidence.model import (
     EvidenceKind,
     FileEvidence,
     HelperDef,
+    Shape,
     Suppression,
     SuppressionKind,
     TestDef,
@@ -272,8 +273,7 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
         bound = _bound(ctx, raw, text)
         shape = shaper.shape(raw) if bound == text else shaper.shape_of(raw, bound)
         kind = raw.kind
-        spelled = canonical(raw, bound) if id(raw.node) not in ctx.fail_expects else \
-            expected_by_fail(shaper.code(ctx.fail_expects[id(raw.node)]))
+        spelled = _spelled(ctx, shaper, raw, bound)
         if spelled is not None:  # self.assertEqual(a, b) is `assert a == b`
             kind, anchor_text, shape = spelled
             raw = replace(raw, kind=kind)
@@ -284,9 +284,7 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
             kind, anchor_text, shape = as_mock
             raw = replace(raw, kind=kind, op=shape.op)
         code, shape = inliner.anchor(raw, anchor_text, shape)
-        tables = helper_tables(ctx, raw)
-        if tables:
-            shape = replace(shape, tables=tables)
+        shape = replace(shape, tables=helper_tables(ctx, raw))
         if raw.kind is EvidenceKind.RAISES and id(raw.node) in ctx.self_raising:
             shape = replace(shape, tautology=True)
             code += "  # the block raises the expected exception itself"
@@ -322,6 +320,14 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
     items, test_defs = _with_inherited(ctx, shaper, inherited, items, test_defs)
     items, test_defs = _with_class_inputs(ctx, items, test_defs)
     return FileEvidence(ctx.path, tuple(items), tuple(sups), tuple(test_defs), tuple(helper_defs))
+
+
+def _spelled(ctx: Context, shaper: Shaper, raw: RawItem, bound: str
+             ) -> tuple[EvidenceKind, str, Shape] | None:
+    """One spelling per check (anchors.canonical); the fail call of an expected-exception
+    ``try`` is the raises check of its handler's type (raised.py)."""
+    handler = ctx.fail_expects.get(id(raw.node))
+    return canonical(raw, bound) if handler is None else expected_by_fail(shaper.code(handler))
 
 
 def _bound(ctx: Context, raw: RawItem, text: str) -> str:
