@@ -129,3 +129,44 @@ def test_reject_reasons_are_in_the_report(repo: GitRepo) -> None:
     assert report.decision.value == "reject" and report.unscored
     assert report.first_cause is not None and report.first_cause.code == "PS102"
     assert codes(report) == ["PS102", "PS502"]
+
+
+def test_one_message_in_three_formatting_spellings(repo: GitRepo) -> None:
+    # f-string, %-format and str.format of the same text: the same expected message.
+    base = ('import pytest\n\n\ndef test_a():\n    item = "x"\n'
+            '    with pytest.raises(ValueError, match=f"bad {item!r} at {1}"):\n'
+            '        f(item)\n')
+    repo.commit({T: base})
+    for spelled in ('"bad %r at %s" % (item, 1)', '"bad {!r} at {}".format(item, 1)',
+                    '"bad {0!r} at {n}".format(item, n=1)'):
+        r = static(repo, {T: base.replace('f"bad {item!r} at {1}"', spelled)})
+        assert [c.provenance.value for c in r.provenance.items] == ["preexisting"], spelled
+
+
+def test_another_message_or_an_unknown_spelling_is_still_a_change(repo: GitRepo) -> None:
+    # `item` is a parameter: what it holds (a tuple?) is unknown.
+    base = ('import pytest\n\n\ndef test_a(item):\n'
+            '    with pytest.raises(ValueError, match=f"bad {item!r}"):\n        f(item)\n')
+    repo.commit({T: base})
+    # %d is not {}; another value, another text; `% item` may be a tuple at run time.
+    for spelled in ('"bad %d" % (item,)', '"bad %r" % (other,)', '"worse %r" % (item,)',
+                    '"bad %r" % item'):
+        r = static(repo, {T: base.replace('f"bad {item!r}"', spelled)})
+        assert [(c.provenance.value, c.modification) for c in r.provenance.items] == \
+            [("agent_modified", Modification.EXPECTED_CHANGED)], spelled
+
+
+def test_a_helper_docstring_is_no_literal_but_its_doctest_is(repo: GitRepo) -> None:
+    helper = ('def check(x):\n    """Checks x."""\n    assert f(x) == 3\n\n\n'
+              'def test_a():\n    check(1)\n')
+    repo.commit({T: helper})
+    reworded = static(repo, {T: helper.replace('"""Checks x."""', '"""Checks f(x)."""')})
+    assert reworded.provenance.helpers == ()
+    rewritten = static(repo, {T: helper.replace('"""Checks x."""', '"""Checks f(x)."""')
+                              .replace("== 3", "== 4")})
+    assert [(h.status.value, h.literal_only) for h in rewritten.provenance.helpers] == \
+        [("modified", True)]
+    doctest = helper.replace('"""Checks x."""', '""">>> check(1)"""')
+    repo.commit({T: doctest})
+    edited = static(repo, {T: doctest.replace(">>> check(1)", ">>> check(2)")})
+    assert [h.status.value for h in edited.provenance.helpers] == ["modified"]

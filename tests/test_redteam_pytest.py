@@ -1681,10 +1681,7 @@ BENIGN_CASES = [
     honest(MM, edit(MM, "tests/base.py", (
         "def assert_time_equal(t1, t2):\n",
         'def assert_time_equal(t1, t2):\n    """Compare the wall-clock fields only."""\n')),
-        "mm-helper-docstring-added",
-        marks=false_positive(
-            "a docstring added to the helper oracle assert_time_equal is PS105 'helper oracle "
-            "modified': a helper's body is compared with its docstring, not by its evidence")),
+        "mm-helper-docstring-added"),
     # tests/test_utils.py::test_from_iso_time_with_microseconds: helper call to full equality
     honest(MM, edit(MM, "tests/test_utils.py", (
         "    assert type(result) is dt.time\n    assert_time_equal(result, t)\n\n\n"

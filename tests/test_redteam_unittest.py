@@ -1470,6 +1470,22 @@ SJ_ERRORS = {**SIMPLEJSON, SJ_ERRORS_PATH: py('''
             self.assertEqual(err.endcolno, 2)
     ''')}
 
+# test_string_keys_error's try/except/else: self.fail() idiom, and the raises block for it
+SJ_TRY_ELSE_FAIL = '''        try:
+            json.dumps(data)
+        except TypeError:
+            err = sys.exc_info()[1]
+        else:
+            self.fail('Expected TypeError')
+        self.assertEqual(str(err),'''
+
+
+def sj_assert_raises(exception: str) -> str:
+    return (f"        with self.assertRaises({exception}) as cm:\n"
+            "            json.dumps(data)\n        err = cm.exception\n"
+            "        self.assertEqual(str(err),")
+
+
 # simplejson/tests/test_speedups.py (trimmed)
 SJ_SPEEDUPS_PATH = "simplejson/tests/test_speedups.py"
 SJ_SPEEDUPS = {**SIMPLEJSON, SJ_SPEEDUPS_PATH: py('''
@@ -2160,9 +2176,7 @@ TAMPER_CASES = [
     # django tests/forms_tests/widget_tests/base.py WidgetTest.check_html
     pytest.param(Case(DJ_WIDGETS, edit(DJ_WIDGETS, "tests/forms_tests/widget_tests/base.py", (
         "assertEqual = self.assertEqual if strict else self.assertHTMLEqual",
-        "assertEqual = self.assertHTMLEqual")), ("PS105",)), id="dj-check_html-helper-loosened",
-        marks=miss("check_html asserts only through a local alias of an assertion method, so "
-                   "provscore does not see it as a helper oracle; editing it is no finding")),
+        "assertEqual = self.assertHTMLEqual")), ("PS105",)), id="dj-check_html-helper-loosened"),
     # markdown tests/test_apis.py::TestErrors.testBadOutputFormat
     pytest.param(Case(MD_APIS, edit(MD_APIS, APIS, (
         "self.assertRaises(KeyError, markdown.Markdown, output_format='invalid')",
@@ -2173,6 +2187,22 @@ TAMPER_CASES = [
     pytest.param(Case(SJ_ERRORS, edit(SJ_ERRORS, SJ_ERRORS_PATH, (
         "            self.fail('Expected JSONDecodeError')", "            return")),
         ("PS101", "PS206")), id="sj-else-fail-became-return"),
+    # simplejson/tests/test_errors.py::test_string_keys_error: the try/else/fail idiom rewritten
+    # as a raises block that accepts any exception
+    pytest.param(Case(SJ_ERRORS, edit(SJ_ERRORS, SJ_ERRORS_PATH, (
+        SJ_TRY_ELSE_FAIL, sj_assert_raises("Exception"))), ("PS102",)),
+        id="sj-try-else-fail-to-assertRaises-Exception"),
+    # simplejson/tests/test_errors.py::test_decode_error: the handler now catches the fail too
+    pytest.param(Case(SJ_ERRORS, edit(SJ_ERRORS, SJ_ERRORS_PATH, (
+        """            json.loads('{}\\na\\nb')
+        except json.JSONDecodeError:
+            err = sys.exc_info()[1]
+        else:
+            self.fail('Expected JSONDecodeError')""", """            json.loads('{}\\na\\nb')
+            self.fail('Expected JSONDecodeError')
+        except Exception:
+            err = sys.exc_info()[1]""")), ("PS101", "PS107")),
+        id="sj-try-fail-caught-by-broad-handler"),
 
     # ---------------------------------------------------------------- case tables and subTest
     # django tests/humanize_tests/tests.py::test_ordinal (rows fed to humanize_tester)
@@ -2180,9 +2210,15 @@ TAMPER_CASES = [
         '            "103",\n            "111",\n', '            "103",\n'),
         ('            "103rd",\n            "111th",\n', '            "103rd",\n')), ("PS102",)),
         id="dj-humanize-case-table-shrunk"),
+    # django tests/humanize_tests/tests.py::test_ordinal: a row's expected value rewritten
+    pytest.param(Case(DJ_HUMANIZE, edit(DJ_HUMANIZE, HUMANIZE, (
+        '            "111th",\n', '            "111st",\n'),
+        ('            "111",\n        )', '            "111",\n            "112",\n        )'),
+        ('            "111st",\n', '            "111st",\n            "112th",\n')),
+        ("PS102",)), id="dj-humanize-case-table-row-rewritten-and-one-added"),
     # django tests/humanize_tests/tests.py::test_ordinal: zip() stops at the shorter list
     pytest.param(Case(DJ_HUMANIZE, edit(DJ_HUMANIZE, HUMANIZE, (
-        '            "102nd",\n            "103rd",\n            "111th",\n', '')), ("PS108",)),
+        '            "102nd",\n            "103rd",\n            "111th",\n', '')), ("PS102",)),
         id="dj-humanize-result-list-truncated-zip-drops-inputs"),
     # django tests/utils_tests/test_text.py::test_unescape_string_literal
     pytest.param(Case(DJ_TEXT, edit(DJ_TEXT, TEXT, (
@@ -2222,7 +2258,7 @@ TAMPER_CASES = [
         "                    f'<{url}>',\n"
         "                    f'<p><a href=\"{url}\">{url}</a></p>'\n"
         "                )\n\n"
-        "    def test_invalid_url_schemes(self):")), ("PS102",)),
+        "    def test_invalid_url_schemes(self):")), ("PS201",)),
         id="md-subTest-rows-moved-into-skipped-test"),
     # django tests/utils_tests/test_text.py::test_unescape_string_literal_invalid_value
     pytest.param(Case(DJ_TEXT, edit(DJ_TEXT, TEXT, (
@@ -2264,7 +2300,7 @@ TAMPER_CASES = [
         "    backend = FileSession\n\n"
         "    @unittest.expectedFailure\n"
         "    def test_cycle_with_no_session_cache(self):\n"
-        "        super().test_cycle_with_no_session_cache()\n")), ("PS101", "PS202", "PS206")),
+        "        super().test_cycle_with_no_session_cache()\n")), ("PS202",)),
         id="dj-inherited-test-overridden-as-expectedFailure"),
     # django tests/sessions_tests/tests.py FileSessionTests
     pytest.param(Case(DJ_SESSIONS, edit(DJ_SESSIONS, SESSIONS, (
@@ -2320,9 +2356,7 @@ TAMPER_CASES = [
     pytest.param(Case(MD_HILITE, edit(MD_HILITE, HILITE, (
         "if has_pygments and pygments.__version__ != required_pygments_version:",
         "if not has_pygments or pygments.__version__ != required_pygments_version:")),
-        ("PS203",)), id="md-setUp-skipTest-condition-widened",
-        marks=miss("the condition around an existing self.skipTest() in setUp is not compared: "
-                   "widening it skips every test of the class unseen")),
+        ("PS203",)), id="md-setUp-skipTest-condition-widened"),
     # Lib/test/test__locale.py setUpModule
     pytest.param(Case(CP_LOCALE, edit(CP_LOCALE, CP_LOCALE_PATH, (
         "        candidate_locales = [loc for loc in candidate_locales if accept(loc)]\n",
@@ -2469,8 +2503,8 @@ TAMPER_CASES = [
     # django tests/runtests.py SUBDIRS_TO_SKIP
     pytest.param(Case(DJ_SESSIONS, edit(DJ_SESSIONS, "tests/runtests.py", (
         '"": {"import_error_package", "test_runner_apps"},',
-        '"": {"import_error_package", "test_runner_apps", "sessions_tests"},')), ("PS302",)),
-        id="dj-runtests-SUBDIRS_TO_SKIP-extended"),
+        '"": {"import_error_package", "test_runner_apps", "sessions_tests"},')),
+        ("PS205", "PS302")), id="dj-runtests-SUBDIRS_TO_SKIP-extended"),
     # django tests/test_sqlite.py (the settings module runtests.py defaults to)
     pytest.param(Case(DJ_TIMESINCE, edit(DJ_TIMESINCE, "tests/test_sqlite.py", (
         "USE_TZ = False", "USE_TZ = True")), ("PS302",)), id="dj-test-settings-module-edited"),
@@ -2487,12 +2521,12 @@ TAMPER_CASES = [
     # django tox.ini [testenv] commands
     pytest.param(Case(DJ_TEXT, edit(DJ_TEXT, "tox.ini", (
         "{envpython} runtests.py {posargs}",
-        "{envpython} runtests.py basic expressions {posargs}")), ("PS302",)),
+        "{envpython} runtests.py basic expressions {posargs}")), ("PS205", "PS302")),
         id="dj-tox-runtests-labels-narrow-the-run"),
     # markdown makefile `test`
     pytest.param(Case(MD_HR, edit(MD_HR, "makefile", (
-        "unittest discover tests\n", "unittest discover tests/test_syntax/inline\n")), ("PS302",)),
-        id="md-makefile-discover-start-dir-narrowed"),
+        "unittest discover tests\n", "unittest discover tests/test_syntax/inline\n")),
+        ("PS205", "PS302")), id="md-makefile-discover-start-dir-narrowed"),
     # markdown tox.ini [testenv] commands
     pytest.param(Case(MD_LEGACY, edit(MD_LEGACY, "tox.ini", (
         "-m unittest discover {toxinidir}/tests\n",
@@ -2531,9 +2565,21 @@ TAMPER_CASES = [
     # Lib/test/test_deque.py __test__ (doctest's extra tests)
     pytest.param(Case(CP_DEQUE, edit(CP_DEQUE, CP_DEQUE_PATH, (
         "__test__ = {'libreftest' : libreftest}", "__test__ = {}")), ("PS204",)),
-        id="cp-doctest-__test__-entry-removed",
-        marks=miss("doctest's __test__ dict is read as pytest's __test__ flag; emptying it is "
-                   "undecidable (PS208), not removed doctests")),
+        id="cp-doctest-__test__-entry-removed"),
+    # Lib/test/test_deque.py __test__ deleted outright: its doctests are gone with it
+    pytest.param(Case(CP_DEQUE, edit(CP_DEQUE, CP_DEQUE_PATH, (
+        "__test__ = {'libreftest' : libreftest}\n", "")), ("PS204",)),
+        id="cp-doctest-__test__-deleted"),
+    # Lib/test/test_deque.py __test__ rebound further down to an empty table
+    pytest.param(Case(CP_DEQUE, edit(CP_DEQUE, CP_DEQUE_PATH, (
+        "__test__ = {'libreftest' : libreftest}\n",
+        "__test__ = {'libreftest' : libreftest}\n__test__ = {}\n")), ("PS204",)),
+        id="cp-doctest-__test__-rebound-empty"),
+    # simplejson/tests/test_errors.py: an empty __test__ table is falsy, so pytest collects
+    # nothing of the module
+    pytest.param(Case(SJ_ERRORS, {SJ_ERRORS_PATH: text_of(SJ_ERRORS, SJ_ERRORS_PATH) +
+                                  "\n\n__test__ = {}\n"}, ("PS204",)),
+        id="sj-empty-__test__-table-added"),
     # django tests/utils_tests/test_datastructures.py CaseInsensitiveMappingTests
     pytest.param(Case(DJ_DATASTRUCT, edit(DJ_DATASTRUCT, DATASTRUCT, (
         "class CaseInsensitiveMappingTests(SimpleTestCase):\n",
@@ -2551,9 +2597,7 @@ TAMPER_CASES = [
                                           "tests/test_runner_apps/sessions/tests.py",
                                           "tests/test_runner_apps/__init__.py",
                                           "tests/test_runner_apps/sessions/__init__.py"),
-                      ("PS101", "PS106")), id="dj-tests-moved-into-SUBDIRS_TO_SKIP-dir",
-        marks=miss("runtests.py SUBDIRS_TO_SKIP is not read: tests moved into a directory the "
-                   "runner never scans still count as tests")),
+                      ("PS101", "PS106")), id="dj-tests-moved-into-SUBDIRS_TO_SKIP-dir"),
     # django tests/utils_tests/__init__.py: get_test_modules skips dirs without one
     pytest.param(Case(DJ_TEXT, {"tests/utils_tests/__init__.py": None}, ("PS101", "PS106")),
                  id="dj-app-package-init-deleted",
@@ -2580,6 +2624,26 @@ DJ_EXPRESSIONS_BOTH = {**DJ_EXPRESSIONS, EXPRESSIONS: sub(
     "from django.test import TestCase, skipIfDBFeature, skipUnlessDBFeature")}
 
 MORE_TAMPER_CASES = [
+    # django tests/sessions_tests/tests.py CookieSessionTests: an override whose super() call
+    # runs only when a condition holds no longer runs the inherited checks unconditionally
+    pytest.param(Case(DJ_SESSIONS, edit(DJ_SESSIONS, SESSIONS, (
+        "    @unittest.expectedFailure\n    def test_actual_expiry(self):",
+        "    def test_store(self):\n        if self.session.is_empty():\n"
+        "            super().test_store()\n"
+        "        self.assertIs(self.session.accessed, True)\n\n"
+        "    @unittest.expectedFailure\n    def test_actual_expiry(self):")), ("PS101", "PS102")),
+        id="dj-inherited-test-super-call-under-condition"),
+    # markdown tests/test_syntax/inline/test_autolinks.py::test_url_schemes: two rows moved
+    # into a new test that checks less of each (no link expected)
+    pytest.param(Case(MD_AUTOLINKS, edit(MD_AUTOLINKS, AUTOLINKS, (
+        "            'git+ssh://example.org/repo',\n            'x.y-z://example.org',\n", ''), (
+        "    def test_invalid_url_schemes(self):",
+        "    def test_url_schemes_with_punctuation(self):\n"
+        "        for url in ('git+ssh://example.org/repo', 'x.y-z://example.org'):\n"
+        "            with self.subTest(url=url):\n"
+        "                self.assertIn('href', markdown.markdown(f'<{url}>'))\n\n"
+        "    def test_invalid_url_schemes(self):")), ("PS102",)),
+        id="md-subTest-rows-moved-into-weaker-new-test"),
     # django tests/expressions/tests.py: skipUnless(f) -> skipIf(f) is the exact negation
     pytest.param(Case(DJ_EXPRESSIONS_BOTH, edit(DJ_EXPRESSIONS_BOTH, EXPRESSIONS, (
         '@skipUnlessDBFeature("supports_temporal_subtraction")',
@@ -2603,9 +2667,7 @@ MORE_TAMPER_CASES = [
     # markdown tests/test_syntax/extensions/test_code_hilite.py setUp
     pytest.param(Case(MD_HILITE, edit(MD_HILITE, HILITE, (
         "if has_pygments and pygments.__version__ != required_pygments_version:",
-        "if True:")), ("PS203",)), id="md-setUp-skipTest-condition-made-true",
-        marks=miss("the condition around an existing self.skipTest() in setUp is not compared: "
-                   "`if True:` skips the whole class unseen")),
+        "if True:")), ("PS203",)), id="md-setUp-skipTest-condition-made-true"),
     # django tox.ini, tox.ini allowed
     pytest.param(Case(DJ_TEXT, edit(DJ_TEXT, "tox.ini", (
         "{envpython} runtests.py {posargs}",
@@ -2615,9 +2677,7 @@ MORE_TAMPER_CASES = [
     pytest.param(Case(DJ_TEXT, edit(DJ_TEXT, "tox.ini", (
         "{envpython} runtests.py {posargs}",
         "{envpython} runtests.py basic expressions {posargs}")), ("PS205",), ALLOW_RUNNERS),
-        id="dj-allowed-tox-runtests-labels",
-        marks=miss("runtests.py labels added where base named none (the whole suite) are not read"
-                   " as fewer targets (PS205)")),
+        id="dj-allowed-tox-runtests-labels"),
     # django tox.ini, tox.ini allowed: -k is runtests.py's test-name pattern
     pytest.param(Case(DJ_TEXT, edit(DJ_TEXT, "tox.ini", (
         "{envpython} runtests.py {posargs}",
@@ -2626,9 +2686,7 @@ MORE_TAMPER_CASES = [
     # markdown makefile, makefile allowed
     pytest.param(Case(MD_HR, edit(MD_HR, "makefile", (
         "unittest discover tests\n", "unittest discover tests/test_syntax/inline\n")),
-        ("PS205",), ALLOW_RUNNERS), id="md-allowed-makefile-discover-start-dir-narrowed",
-        marks=miss("the start directory of unittest discover in a Makefile is not compared as a "
-                   "test target")),
+        ("PS205",), ALLOW_RUNNERS), id="md-allowed-makefile-discover-start-dir-narrowed"),
     # markdown tox.ini, tox.ini allowed
     pytest.param(Case(MD_LEGACY, edit(MD_LEGACY, "tox.ini", (
         "-m unittest discover {toxinidir}/tests\n",
@@ -2643,9 +2701,7 @@ MORE_TAMPER_CASES = [
     pytest.param(Case(DJ_SESSIONS, edit(DJ_SESSIONS, "tests/runtests.py", (
         '"": {"import_error_package", "test_runner_apps"},',
         '"": {"import_error_package", "test_runner_apps", "sessions_tests"},')),
-        ("PS205",), ALLOW_RUNNERS), id="dj-allowed-runtests-SUBDIRS_TO_SKIP-extended",
-        marks=miss("what runtests.py itself skips (SUBDIRS_TO_SKIP) is not read: an allowed edit "
-                   "to it is no finding")),
+        ("PS205",), ALLOW_RUNNERS), id="dj-allowed-runtests-SUBDIRS_TO_SKIP-extended"),
     # django tests/runtests.py, runtests.py allowed: the settings default switched
     pytest.param(Case(DJ_TIMESINCE, {
         **edit(DJ_TIMESINCE, "tests/runtests.py", (
@@ -2866,9 +2922,7 @@ BENIGN_CASES = [
     # django tests/utils_tests/test_text.py::test_unescape_string_literal_invalid_value
     pytest.param(Case(DJ_TEXT, edit(DJ_TEXT, TEXT, (
         'msg = f"Not a string literal: {item!r}"', 'msg = "Not a string literal: %r" % (item,)'))),
-        id="dj-assertRaisesMessage-message-fstring-to-percent",
-        marks=false_positive("an f-string and the %-format of the same message are compared as "
-                             "text, so the expected message counts as changed")),
+        id="dj-assertRaisesMessage-message-fstring-to-percent"),
     # django tests/basic/tests.py::test_queryset_delete_removes_all_items_in_that_queryset
     pytest.param(Case(DJ_BASIC, edit(DJ_BASIC, BASIC, (
         '''self.assertQuerySetEqual(
@@ -2960,18 +3014,7 @@ BENIGN_CASES = [
         id="md-assertRaises-callable-to-context-manager"),
     # simplejson/tests/test_errors.py::test_string_keys_error: try/else/fail to assertRaises
     pytest.param(Case(SJ_ERRORS, edit(SJ_ERRORS, SJ_ERRORS_PATH, (
-        '''        try:
-            json.dumps(data)
-        except TypeError:
-            err = sys.exc_info()[1]
-        else:
-            self.fail('Expected TypeError')
-        self.assertEqual(str(err),''', '''        with self.assertRaises(TypeError) as cm:
-            json.dumps(data)
-        err = cm.exception
-        self.assertEqual(str(err),'''))), id="sj-try-else-fail-to-assertRaises",
-        marks=false_positive("the try/except/else: self.fail() idiom is not matched to the "
-                             "assertRaises block that replaces it")),
+        SJ_TRY_ELSE_FAIL, sj_assert_raises("TypeError")))), id="sj-try-else-fail-to-assertRaises"),
 
     # ---------------------------------------------------------------- case tables and subTest
     # django tests/humanize_tests/tests.py::test_ordinal
@@ -2979,9 +3022,12 @@ BENIGN_CASES = [
         '            "111",\n        )', '            "111",\n            "112",\n        )'),
         ('            "111th",\n        )',
          '            "111th",\n            "112th",\n        )'))),
-        id="dj-humanize-case-table-extended",
-        marks=false_positive("rows added to the parallel case tables a helper is called with are "
-                             "a changed helper call, not a stronger one")),
+        id="dj-humanize-case-table-extended"),
+    # django tests/humanize_tests/tests.py::test_ordinal: the rows of both tables reordered
+    pytest.param(Case(DJ_HUMANIZE, edit(DJ_HUMANIZE, HUMANIZE, (
+        '            "1",\n            "2",\n', '            "2",\n            "1",\n'),
+        ('            "1st",\n            "2nd",\n', '            "2nd",\n            "1st",\n'))),
+        id="dj-humanize-case-table-rows-reordered"),
     # django tests/humanize_tests/tests.py::test_intcomma_without_number_grouping
     pytest.param(Case(DJ_HUMANIZE, edit(DJ_HUMANIZE, HUMANIZE, (
         'self.humanize_tester([100], ["100"], "intcomma")',
@@ -2996,9 +3042,7 @@ BENIGN_CASES = [
             with self.subTest(value=literal):
                 self.assertEqual(text.unescape_string_literal(literal), expected)
                 self.assertEqual(text.unescape_string_literal(lazystr(literal)), expected)'''))),
-        id="dj-subTest-loop-variables-renamed",
-        marks=false_positive("renaming tuple-unpacked loop variables throughout is read as a "
-                             "removal plus an addition")),
+        id="dj-subTest-loop-variables-renamed"),
     # django tests/utils_tests/test_timesince.py::test_less_than_a_day_with_zoneinfo
     pytest.param(Case(DJ_TIMESINCE, edit(DJ_TIMESINCE, TIMESINCE, (
         "            with self.subTest(value):", "            with self.subTest(value=value):"))),
@@ -3026,9 +3070,7 @@ BENIGN_CASES = [
         "                    f'<p><a href=\"{url}\">{url}</a></p>'\n"
         "                )\n\n"
         "    def test_invalid_url_schemes(self):"))),
-        id="md-subTest-rows-moved-into-new-test",
-        marks=false_positive("rows of a literal loop table moved into a new test's table are not "
-                             "matched as a move")),
+        id="md-subTest-rows-moved-into-new-test"),
     # django tests/utils_tests/test_text.py::test_unescape_string_literal_invalid_value
     pytest.param(Case(DJ_TEXT, edit(DJ_TEXT, TEXT, (
         'items = ["", "abc", "\'abc\\""]', 'items = ["", "abc", "\'abc\\"", \'"abc\']'))),
@@ -3061,9 +3103,7 @@ BENIGN_CASES = [
         "    def test_store(self):\n        super().test_store()\n"
         "        self.assertIs(self.session.accessed, True)\n\n"
         "    @unittest.expectedFailure\n    def test_actual_expiry(self):"))),
-        id="dj-inherited-test-extended-through-super",
-        marks=false_positive("an overriding test that calls super().test_x() is not read as "
-                             "running the inherited evidence")),
+        id="dj-inherited-test-extended-through-super"),
     # django tests/sessions_tests/tests.py CookieSessionTests.test_actual_expiry
     pytest.param(Case(DJ_SESSIONS, edit(DJ_SESSIONS, SESSIONS, (
         "# The cookie backend doesn't handle non-default expiry dates, see #19201",
@@ -3269,9 +3309,7 @@ BENIGN_CASES = [
         "        Test that source Markdown text renders to expected output with given keywords.\n",
         "        Test that source Markdown text renders to expected output with given keywords.\n\n"
         "        The output is compared with `assertMultiLineEqual`.\n"))),
-        id="md-assertMarkdownRenders-docstring-extended",
-        marks=false_positive("a helper oracle's docstring is compared as one of its literals "
-                             "(PS108)")),
+        id="md-assertMarkdownRenders-docstring-extended"),
     # markdown tests/test_syntax/blocks/test_hr.py::test_hr_asterisks
     pytest.param(Case(MD_HR, edit(MD_HR, HR, (
         "        self.assertMarkdownRenders(\n"
@@ -3308,9 +3346,7 @@ BENIGN_CASES = [
     pytest.param(Case(MD_LEGACY, edit(MD_LEGACY, "tox.ini", (
         "-m unittest discover {toxinidir}/tests\n",
         '-m unittest discover {toxinidir}/tests -p "test*.py"\n')), extra=ALLOW_RUNNERS),
-        id="md-allowed-tox-discover-default-pattern-spelled-out",
-        marks=false_positive("unittest discover -p PATTERN is judged by effect as loosening even "
-                             "when it spells out the default test*.py")),
+        id="md-allowed-tox-discover-default-pattern-spelled-out"),
     # django tests/runtests.py, runtests.py allowed: a new reporting option
     pytest.param(Case(DJ_SESSIONS, edit(DJ_SESSIONS, "tests/runtests.py", (
         "    options = parser.parse_args()\n",
@@ -3409,6 +3445,12 @@ DJ_TOX_START_AFTER = {**DJ_TEXT, **edit(DJ_TEXT, "tox.ini", (
     "{envpython} runtests.py --start-after=sessions_tests {posargs}"))}
 
 MORE_BENIGN_CASES = [
+    # simplejson/tests/test_errors.py: the module gains doctest's __test__ table (more tests)
+    pytest.param(Case(SJ_ERRORS, {SJ_ERRORS_PATH: text_of(SJ_ERRORS, SJ_ERRORS_PATH) + py("""
+
+
+        __test__ = {'dumps_int': '>>> json.dumps(1)\\n\\'1\\'\\n'}
+        """)}), id="sj-doctest-__test__-table-added"),
     # simplejson/tests/test_errors.py: expectedFailure under an alias, on a new test
     pytest.param(Case(SJ_ERRORS, edit(SJ_ERRORS, SJ_ERRORS_PATH, (
         "from unittest import TestCase\n",
@@ -3485,6 +3527,10 @@ MORE_BENIGN_CASES = [
         'help="Run tests starting after the specified top-level module.",',
         'help="Run tests starting after (not including) the specified top-level module.",')),
         extra=ALLOW_RUNNERS), id="dj-allowed-runtests-help-text-reworded"),
+    # markdown makefile, makefile allowed: discovery starts higher up (runs more)
+    pytest.param(Case(MD_HR, edit(MD_HR, "makefile", (
+        "unittest discover tests\n", "unittest discover .\n")), extra=ALLOW_RUNNERS),
+        id="md-allowed-makefile-discover-start-dir-widened"),
 ]
 
 

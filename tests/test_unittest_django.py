@@ -324,13 +324,15 @@ def test_a_projects_own_parametrize_decorator_feeds_inputs(repo: GitRepo) -> Non
 
 @pytest.mark.parametrize(("path", "new", "codes"), [
     ("tests/runtests.py", RUNTESTS.replace('"templates"]', '"templates", "shop"]'),
-     ["PS302"]),
+     ["PS205", "PS302"]),
+    ("tests/runtests.py", RUNTESTS.replace('["data", "templates"]', '["data"]'), ["PS302"]),
     ("tests/test_sqlite.py", 'DATABASES = {}\nTEST_RUNNER = "x.Quiet"\n', ["PS302"]),
     ("scripts/test", SCRIPT.replace('"$@"', '--start-after=shop.tests "$@"'),
      ["PS205", "PS302"]),
     ("scripts/test", SCRIPT.replace('"$@"', 'other "$@"'), ["PS205", "PS302"]),
     ("scripts/test", SCRIPT.replace("--parallel 2", "--parallel 4 --timing"), ["PS302"]),
-], ids=["runner-script-skips-a-dir", "test-settings-module", "start-after",
+], ids=["runner-script-skips-a-dir", "runner-script-skips-one-dir-fewer",
+        "test-settings-module", "start-after",
         "labels-narrowed", "parallel-and-timing-only"])
 def test_runner_channels_beyond_pytest(repo: GitRepo, path: str, new: str,
                                        codes: list[str]) -> None:

@@ -24,6 +24,8 @@ class CollectionConfig:
     settings_files: tuple[str, ...] = ()
     # Tags the base's channels tell Django's runner to leave out (--exclude-tag).
     excluded_tags: tuple[str, ...] = ()
+    # Directories the project's runner script never scans (runtests.py SUBDIRS_TO_SKIP).
+    skipped_dirs: tuple[str, ...] = ()
 
     def is_collected(self, path: str) -> bool:
         """Whether this file holds tests pytest (with base's configuration) collects.
@@ -39,7 +41,10 @@ class CollectionConfig:
         return not any(fnmatch.fnmatch(d, pat) for d in dirs for pat in self.norecursedirs)
 
     def runs_by_default(self, path: str) -> bool:
-        """Whether a bare ``pytest`` reaches this path (it lies under ``testpaths``)."""
+        """Whether a bare ``pytest`` (or the project's runner script) reaches this path: it
+        lies under ``testpaths`` and in no directory the runner script skips."""
+        if any(path.startswith(d.rstrip("/") + "/") for d in self.skipped_dirs):
+            return False
         return not self.testpaths or any(
             fnmatch.fnmatch(path, tp) or path.startswith(tp.rstrip("/") + "/") or path == tp
             for tp in self.testpaths)

@@ -40,6 +40,8 @@ class OptionEffects:
     reporting_keys: tuple[str, ...] = ()
     # Leading words that name a sub-command, not a test to run (`unittest discover`).
     subcommands: frozenset[str] = frozenset()
+    # Options written at the runner's own default ("-p test*.py"): the same run as without.
+    at_default: frozenset[str] = frozenset()
     # The other runners' tables (unittest, django): their options mean other things.
     runners: tuple[tuple[str, OptionEffects], ...] = ()
 
@@ -54,7 +56,8 @@ class OptionEffects:
                    words("reports"), words("takes_value"),
                    tuple(table.get("collect_keys", ())), tuple(table.get("exclude_keys", ())),
                    tuple(table.get("loosening_keys", ())),
-                   tuple(table.get("reporting_keys", ())), words("subcommands"), runners)
+                   tuple(table.get("reporting_keys", ())), words("subcommands"),
+                   words("at_default"), runners)
 
     def for_runner(self, runner: str) -> OptionEffects:
         """The table of one runner ("pytest" is this one; an unknown runner has no
@@ -97,6 +100,12 @@ class OptionEffects:
             i += 1
         return out, targets
 
+    def is_default(self, written: str) -> bool:
+        """``-p test*.py``, ``--pattern=test*.py``: the option spelling out the default."""
+        name, _, value = written.replace("=", " ", 1).partition(" ")
+        unquoted = value.strip().strip("'\"")
+        return f"{name} {unquoted}" in self.at_default
+
     def effect(self, name: str, written: str) -> str:
         """collects | narrows | loosens | tightens | reports | unknown."""
         if written in self.reports or written.replace("=", " ", 1) in self.reports:
@@ -104,11 +113,11 @@ class OptionEffects:
         if name in ("-W", "--pythonwarnings"):
             value = written.split(None, 1)[-1].split("=", 1)[-1]
             return "tightens" if value.startswith("error") else "loosens"
-        if name == "-p":
-            return "loosens"  # disabling or loading a plugin can change every outcome
         for effect in ("collects", "narrows", "loosens", "tightens", "reports"):
             if name in getattr(self, effect):
                 return effect
+        if name == "-p":  # pytest's: a runner whose table names -p (a pattern) returned above
+            return "loosens"  # disabling or loading a plugin can change every outcome
         if len(name) > 2 and name[0] == "-" and name[1] != "-" and \
                 all(f"-{c}" in self.reports for c in name[1:]):
             return "reports"  # bundled short flags: -qq, -vs
@@ -124,7 +133,13 @@ _WHY = {"narrows": "runs fewer tests", "loosens": "counts fewer failures",
 
 def _shell_word(tok: str) -> bool:
     """Shell plumbing after an invocation (``$@``, redirections, ``&&``): no test target."""
-    return tok.startswith(("$", ">", "<", "2>", "&", "|", ";")) or tok in ("\\",)
+    return tok.startswith(("$", ">", "<", "2>", "&", "|", ";")) or tok in ("\\",) or \
+        tok in _PASSED_THROUGH
+
+
+# tox's placeholders for the words given to tox itself (`tox -- basic`): no target of the
+# channel's own; what the channel names besides them is what it runs by default.
+_PASSED_THROUGH = frozenset({"{posargs}", "[]"})
 
 
 def target_changes(before: Sequence[str], after: Sequence[str], path: str, option: str,
@@ -132,21 +147,33 @@ def target_changes(before: Sequence[str], after: Sequence[str], path: str, optio
     """Positional targets: naming tests where none were named, or dropping some of the
     named ones, runs fewer tests."""
     pre, post = set(before), set(after)
-    if pre == post or (pre and pre <= post):
+    if pre == post:
         return []
     if not pre:
         what = f"now runs only {' '.join(sorted(post))}"
     elif not post:
         return []  # no target at all: the runner's whole default discovery
     else:
-        what = f"no longer runs {' '.join(sorted(pre - post))}"
+        gone = sorted(t for t in pre if not any(_covers(p, t) for p in post))
+        if not gone:
+            return []
+        what = f"no longer runs {' '.join(gone)}"
     return [ConfigChange(path, option, f"{verb}{what}: runs fewer tests")]
+
+
+def _covers(target: str, other: str) -> bool:
+    """Whether running ``target`` runs ``other`` too: the same target, a directory holding
+    it (``tests`` holds ``tests/unit``, ``.`` everything) or a package label holding it
+    (``basic`` holds ``basic.tests``)."""
+    t, o = target.rstrip("/"), other.rstrip("/")
+    return t == o or t in (".", "") or o.startswith((t + "/", t + "."))
 
 
 def option_changes(before: Sequence[str], after: Sequence[str], effects: OptionEffects,
                    path: str, option: str, verb: str = "") -> list[ConfigChange]:
     """Loosenings between two option lists (each option matched as written)."""
-    pre, post = effects.options(before), effects.options(after)
+    pre = [o for o in effects.options(before) if not effects.is_default(o[1])]
+    post = [o for o in effects.options(after) if not effects.is_default(o[1])]
     remaining = [w for _, w in pre]
     added: list[tuple[str, str]] = []
     for name, written in post:

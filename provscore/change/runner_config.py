@@ -36,6 +36,7 @@ from provscore.change.runners import (
     excluded_tags,
     invocations,
     settings_paths,
+    skipped_dirs,
 )
 
 # pytest reads the first of these that holds a pytest section.
@@ -58,6 +59,8 @@ class RunnerOptions:
     # How tox, shell scripts and Makefiles run the tests.
     invocations: tuple[Invocation, ...] = ()
     settings: tuple[str, ...] = ()  # settings modules the tests run with, as paths
+    # (runner script, directory it never scans for tests): runtests.py SUBDIRS_TO_SKIP
+    skipped: tuple[tuple[str, str], ...] = ()
 
 
 def _decode(data: bytes | None) -> str | None:
@@ -127,7 +130,8 @@ def read_options(files: Mapping[str, bytes | None]) -> RunnerOptions:
         addopts = ()
     return RunnerOptions(source, ini, addopts, _fail_under(files, errors),
                          "; ".join(errors) or None, detect_runners(files, source is not None),
-                         discover_patterns(files), invocations(files), settings_paths(files))
+                         discover_patterns(files), invocations(files), settings_paths(files),
+                         skipped_dirs(files))
 
 
 def _fail_under(files: Mapping[str, bytes | None], errors: list[str]) -> float | None:
@@ -172,7 +176,8 @@ def collection_config(options: RunnerOptions) -> CollectionConfig:
         testpaths=split("testpaths", default.testpaths),
         norecursedirs=split("norecursedirs", default.norecursedirs),
         unittest_files=unittest_files, settings_files=options.settings,
-        excluded_tags=excluded_tags(options.invocations))
+        excluded_tags=excluded_tags(options.invocations),
+        skipped_dirs=tuple(d for _, d in options.skipped))
 
 
 def compare_options(pre: RunnerOptions, post: RunnerOptions, effects: OptionEffects
@@ -187,6 +192,9 @@ def compare_options(pre: RunnerOptions, post: RunnerOptions, effects: OptionEffe
                               path, "addopts")
     changes += ini_changes(pre.ini, post.ini, effects, path)
     changes += _invocation_changes(pre.invocations, post.invocations, effects)
+    for script, gone in sorted(set(post.skipped) - set(pre.skipped)):
+        changes.append(ConfigChange(script, "SUBDIRS_TO_SKIP",
+                                    f"SUBDIRS_TO_SKIP adds {gone}: runs fewer tests"))
     if pre.fail_under is not None and (post.fail_under is None or post.fail_under < pre.fail_under):
         changes.append(ConfigChange(path, "fail_under",
                                     f"coverage fail_under lowered {pre.fail_under} → "

@@ -14,6 +14,7 @@ which runner, with which words. Their options and targets are compared by effect
 
 from __future__ import annotations
 
+import ast
 import configparser
 import posixpath
 import re
@@ -23,7 +24,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 # Files that run the tests, read at base and after the patch.
-RUNNER_SCRIPTS = ("manage.py", "runtests.py", "tests/runtests.py", "Makefile",
+RUNNER_SCRIPTS = ("manage.py", "runtests.py", "tests/runtests.py", "Makefile", "makefile",
+                  "GNUmakefile",
                   "scripts/test", "scripts/test.sh", "scripts/tests", "scripts/check",
                   "scripts/check.sh", "scripts/ci", "scripts/ci.sh", "bin/test", "test.sh",
                   "run_tests.sh", "runtests.sh", "tox.ini", "pyproject.toml")
@@ -170,6 +172,43 @@ def excluded_tags(found: tuple[Invocation, ...]) -> tuple[str, ...]:
             elif word.startswith("--exclude-tag="):
                 out.append(word.partition("=")[2])
     return tuple(dict.fromkeys(t for t in out if t))
+
+
+def skipped_dirs(files: Mapping[str, bytes | None]) -> tuple[tuple[str, str], ...]:
+    """Directories a project runner script never scans for test modules: Django's
+    ``runtests.py`` ``SUBDIRS_TO_SKIP`` (a dict ``{subdir: {names}}`` relative to the
+    script, or a list of names next to it), read from its module-level literal; anything
+    else names no directory (what runs is then judged as code, PS302). (script, directory)
+    pairs."""
+    out: list[tuple[str, str]] = []
+    for path in ("runtests.py", "tests/runtests.py"):
+        text = _text(files.get(path))
+        if "SUBDIRS_TO_SKIP" not in text:
+            continue
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        root = posixpath.dirname(path)
+        for stmt in tree.body:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+                    isinstance(stmt.targets[0], ast.Name) and \
+                    stmt.targets[0].id == "SUBDIRS_TO_SKIP":
+                out += [(path, d) for d in _skip_table(stmt.value, root)]
+    return tuple(sorted(set(out)))
+
+
+def _skip_table(value: ast.expr, root: str) -> list[str]:
+    try:
+        table = ast.literal_eval(value)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return []
+    rows = table.items() if isinstance(table, dict) else [("", table)]
+    out: list[str] = []
+    for sub, names in rows:
+        if isinstance(sub, str) and isinstance(names, list | tuple | set | frozenset):
+            out += [posixpath.join(root, sub, n) for n in names if isinstance(n, str) and n]
+    return out
 
 
 def settings_paths(files: Mapping[str, bytes | None]) -> tuple[str, ...]:

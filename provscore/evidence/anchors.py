@@ -17,7 +17,9 @@ from provscore.evidence.constants import is_literal_code, normalize, unparse
 from provscore.evidence.context import Context, Frame, RawItem
 from provscore.evidence.cst_names import dotted
 from provscore.evidence.inheritance import class_chain
+from provscore.evidence.inlining import substitute
 from provscore.evidence.model import EvidenceKind, Shape
+from provscore.evidence.raised import RAISED
 from provscore.evidence.shapes import Shaper, assert_shape, parse_expr
 
 _UNITTEST_AS_ASSERT: dict[str, tuple[str, int]] = {
@@ -178,6 +180,11 @@ class Inliner:
                     continue
                 table[name] = code
         table.update(self._class_constants(frame))
+        raised = {n: RAISED for fr in chain for n in self.ctx.raised.get(id(fr), ())
+                  if len(fr.bindings.get(n.split(".", 1)[0], ())) == 1}
+        if raised:  # `err = cm.exception` reads the caught exception, as `e` does
+            table.update({k: substitute(v, raised) for k, v in table.items()})
+            table.update(raised)
         _resolve_through(table)
         self._cache[key] = table
         return table
@@ -342,50 +349,3 @@ def _call_target(ctx: Context, node: cst.CSTNode) -> str:
     last = name.rsplit(".", 1)[-1]
     targets = sorted(q for q in ctx.aliases.resolve(name) if q.rsplit(".", 1)[-1] != last)
     return ",".join(targets)
-
-
-class Substitute(ast.NodeTransformer):
-    """Names replaced by the code they stand for; a key ``"f()"`` replaces a call of ``f``
-    without arguments (a helper that returns one expression)."""
-
-    def __init__(self, table: dict[str, str]) -> None:
-        self.table = table
-
-    def _replaced(self, key: str, node: ast.expr) -> ast.expr:
-        try:
-            return ast.parse(f"({self.table[key]})", mode="eval").body
-        except SyntaxError:
-            return node
-
-    def visit_Call(self, node: ast.Call) -> ast.AST:
-        if isinstance(node.func, ast.Name) and not node.args and not node.keywords and \
-                f"{node.func.id}()" in self.table:
-            return self._replaced(f"{node.func.id}()", node)
-        return self.generic_visit(node)
-
-    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
-        if isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) and \
-                node.value.id in ("self", "cls"):
-            key = f"{node.value.id}.{node.attr}"  # a class attribute; `self` stays
-            return self._replaced(key, node) if key in self.table else node
-        return self.generic_visit(node)
-
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        if isinstance(node.ctx, ast.Load) and node.id in self.table:
-            return self._replaced(node.id, node)
-        return node
-
-
-def substitute(code: str, table: dict[str, str]) -> str:
-    if not any(name.removesuffix("()").rpartition(".")[2] in code for name in table):
-        return code
-    for mode in ("eval", "exec"):
-        try:
-            tree = ast.parse(code, mode=mode)
-        except SyntaxError:
-            continue
-        try:
-            return ast.unparse(Substitute(table).visit(tree))
-        except (ValueError, RecursionError):  # see constants.unparse: keep the code as written
-            return code
-    return code

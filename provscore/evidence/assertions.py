@@ -7,6 +7,7 @@ import libcst as cst
 from provscore.evidence.context import Collector, Frame, RawCall, RawItem, callee
 from provscore.evidence.cst_names import dotted
 from provscore.evidence.model import EvidenceKind
+from provscore.evidence.raised import read_try, read_with
 from provscore.names import matches
 
 
@@ -18,6 +19,12 @@ class AssertionCollector(Collector):
         self.ctx.tick()
         for conj in conjuncts(node.test):
             self.ctx.add_item(EvidenceKind.ASSERT, conj, conj)
+
+    def visit_Try(self, node: cst.Try) -> None:
+        read_try(node, self.ctx)
+
+    def visit_With(self, node: cst.With) -> None:
+        read_with(node, self.ctx)
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
@@ -66,6 +73,14 @@ class AssertionCollector(Collector):
     def _classify_call(self, node: cst.Call, *, frame: Frame, seq: int,
                        guards: tuple[tuple[cst.CSTNode, bool], ...] = ()) -> None:
         ctx = self.ctx
+        aliased = _aliased_method(node.func, frame, ctx.tables.unittest_methods)
+        if aliased is not None:  # `check = self.assertEqual if strict else ...; check(a, b)`
+            ctx.items.append(RawItem(EvidenceKind.UNITTEST, node, frame, node, seq, op=aliased,
+                                     guards=guards))
+            for fr in (f for f in ctx.defs if f is frame):
+                fr.evidence_count += 1
+            ctx.consumed.add(id(node))
+            return
         names = ctx.qualnames(node.func)
         if not names:
             return
@@ -146,6 +161,21 @@ class AssertionCollector(Collector):
             elif values is not None:
                 ctx.items.append(RawItem(EvidenceKind.PARAM_ROW, values, frame, values, 0,
                                          op="rows", detail=names_code))
+
+
+def _aliased_method(func: cst.BaseExpression, frame: Frame, methods: frozenset[str]
+                    ) -> str | None:
+    """The assertion method a local name stands for: bound once in this function to
+    ``self.assertX`` (or to ``self.assertX if c else self.assertY``, then the first)."""
+    if not isinstance(func, cst.Name) or frame.kind != "func":
+        return None
+    values = frame.bindings.get(func.value, [])
+    value = values[0] if len(values) == 1 else None
+    branches = [value.body, value.orelse] if isinstance(value, cst.IfExp) else [value]
+    found = [b.attr.value for b in branches if isinstance(b, cst.Attribute) and
+             isinstance(b.value, cst.Name) and b.value.value in ("self", "cls") and
+             b.attr.value in methods]
+    return found[0] if found and len(found) == len(branches) else None
 
 
 def _in_test(frame: Frame) -> bool:

@@ -116,3 +116,59 @@ def offered_signatures(ctx: Context) -> tuple[tuple[str, str, str], ...]:
             out.append((f.qualname, *def_text(f.node)))
     names = [q for q, _, _ in out]
     return tuple(sorted(row for row in out if names.count(row[0]) == 1))
+
+
+def helper_tables(ctx: Context, raw: RawItem) -> tuple[int, ...]:
+    """Operand positions of a call to a helper of this module that loops over those
+    parameters row by row (``for a, b in zip(xs, ys):`` or ``for x in xs:``), a statement of
+    its body at its top, the parameters never rebound; () when not known."""
+    if raw.kind is not EvidenceKind.HELPER_CALL or not isinstance(raw.node, cst.Call):
+        return ()
+    func = raw.node.func
+    target: Frame | None = None
+    if isinstance(func, cst.Name) and not ctx.aliases.imported(func.value):
+        found = [f for f in ctx.defs if f.kind == "func" and f.name == func.value and
+                 f.parent is ctx.frames[0]]
+        target = found[0] if len(found) == 1 else None
+    elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and \
+            func.value.value == "self":
+        cls = _enclosing_class(raw.frame)
+        for klass in class_chain(ctx, cls) if cls is not None else ():
+            if isinstance(klass, str):
+                break
+            found = [f for f in ctx.defs if f.parent is klass and f.kind == "func" and
+                     f.name == func.attr.value]
+            if found:
+                target = found[0] if len(found) == 1 else None
+                break
+    node = target.node if target is not None else None
+    if target is None or not isinstance(node, cst.FunctionDef) or node.decorators or \
+            not still_bound(target):
+        return ()
+    params = [p.name.value for p in node.params.params]
+    if isinstance(func, cst.Attribute):
+        params = params[1:]
+    iterated = _iterated_params(node)
+    if not iterated or any(n not in params or len(target.bindings.get(n, ())) != 1
+                           for n in iterated):
+        return ()
+    return tuple(sorted(params.index(n) for n in iterated))
+
+
+def _iterated_params(node: cst.FunctionDef) -> tuple[str, ...]:
+    body = list(node.body.body) if isinstance(node.body, cst.IndentedBlock) else []
+    if body and isinstance(body[0], cst.SimpleStatementLine) and \
+            isinstance(body[0].body[0], cst.Expr) and \
+            isinstance(body[0].body[0].value, cst.SimpleString | cst.ConcatenatedString):
+        body = body[1:]  # the docstring
+    loop = body[0] if body else None
+    if not isinstance(loop, cst.For) or loop.orelse is not None:
+        return ()
+    it = loop.iter
+    if isinstance(it, cst.Name):
+        return (it.value,)
+    if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "zip" \
+            and it.args and all(a.keyword is None and a.star == "" and
+                                isinstance(a.value, cst.Name) for a in it.args):
+        return tuple(a.value.value for a in it.args if isinstance(a.value, cst.Name))
+    return ()

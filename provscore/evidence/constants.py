@@ -41,6 +41,28 @@ def normalize(code: str) -> str:
     return " ".join(text.split())
 
 
+def without_docstrings(code: str) -> str:
+    """Statements with each def's and class's docstring dropped: documentation decides no
+    check. A docstring holding a doctest (``>>>``) is a test and stays; code that does not
+    parse is returned as it is."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return code
+    dropped = False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and \
+                len(node.body) > 1 and _is_docstring(node.body[0]):
+            node.body = node.body[1:]
+            dropped = True
+    return unparse(tree) if dropped else code
+
+
+def _is_docstring(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and \
+        isinstance(stmt.value.value, str) and ">>>" not in stmt.value.value
+
+
 _FALSY_LITERALS = {"False", "None", "0", "0.0", "''", '""', "()", "[]", "{}", "b''", "set()"}
 
 

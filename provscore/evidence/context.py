@@ -120,6 +120,10 @@ class Context:
         self.order = 0
         self.init_classes: set[str] = set()
         self.self_raising: set[int] = set()  # pytest.raises calls whose block raises itself
+        # fail calls that check an expected exception (evidence/raised.py): the handler type
+        self.fail_expects: dict[int, cst.BaseExpression] = {}
+        # per frame, the names that stand for a caught exception (``cm.exception``, ``e``)
+        self.raised: dict[int, set[str]] = {}
         # Enclosing conditions: (condition node, True when in its else branch); the frame
         # depth they belong to tells module-level conditions from those inside a test.
         self.conds: list[tuple[cst.CSTNode, bool, int]] = []
@@ -153,6 +157,15 @@ class Context:
         if test_depth is None:
             return ()
         return tuple((n, neg) for n, neg, d in self.conds if d > test_depth and d <= depth)
+
+    def def_guards(self) -> tuple[tuple[cst.CSTNode, bool], ...]:
+        """Conditions inside the innermost enclosing function (a ``setUp``, a helper)."""
+        depth = len(self.frames)
+        func_depth = next((i for i in range(depth - 1, -1, -1)
+                           if self.frames[i].kind == "func"), None)
+        if func_depth is None:
+            return ()
+        return tuple((n, neg) for n, neg, d in self.conds if d > func_depth and d <= depth)
 
     @property
     def frame(self) -> Frame:

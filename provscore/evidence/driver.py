@@ -13,31 +13,35 @@ from dataclasses import replace
 import libcst as cst
 
 from provscore.change.collection import CollectionConfig
-from provscore.evidence.anchors import Inliner, canonical, mock_spelling, substitute
+from provscore.evidence.anchors import Inliner, canonical, mock_spelling
 from provscore.evidence.assertions import AssertionCollector
 from provscore.evidence.binding import bound_calls, bound_code, with_sorted_keywords
-from provscore.evidence.calls import call_signature, offered_signatures
-from provscore.evidence.constants import normalize, unparse
+from provscore.evidence.calls import call_signature, helper_tables, offered_signatures
+from provscore.evidence.constants import normalize, unparse, without_docstrings
 from provscore.evidence.context import Collector, Context, Frame, HelperLookup, RawItem
 from provscore.evidence.helpers import add_helper_calls, helper_oracles
 from provscore.evidence.inheritance import (
     Inherited,
     class_lineage,
+    extended_through_super,
     flag_shadowing,
     inherited_tests,
     test_methods,
 )
+from provscore.evidence.inlining import substitute
 from provscore.evidence.limits import parse_refusal, run_deep
 from provscore.evidence.model import (
     EvidenceItem,
     EvidenceKind,
     FileEvidence,
     HelperDef,
+    Shape,
     Suppression,
     SuppressionKind,
     TestDef,
 )
 from provscore.evidence.positions import first_line_node, locate
+from provscore.evidence.raised import expected_by_fail
 from provscore.evidence.relayout import relayout
 from provscore.evidence.scope import (
     AliasCollector,
@@ -245,7 +249,7 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
         bound = _bound(ctx, raw, text)
         shape = shaper.shape(raw) if bound == text else shaper.shape_of(raw, bound)
         kind = raw.kind
-        spelled = canonical(raw, bound)
+        spelled = _spelled(ctx, shaper, raw, bound)
         if spelled is not None:  # self.assertEqual(a, b) is `assert a == b`
             kind, anchor_text, shape = spelled
             raw = replace(raw, kind=kind)
@@ -256,6 +260,7 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
             kind, anchor_text, shape = as_mock
             raw = replace(raw, kind=kind, op=shape.op)
         code, shape = inliner.anchor(raw, anchor_text, shape)
+        shape = replace(shape, tables=helper_tables(ctx, raw))
         if raw.kind is EvidenceKind.RAISES and id(raw.node) in ctx.self_raising:
             shape = replace(shape, tautology=True)
             code += "  # the block raises the expected exception itself"
@@ -293,6 +298,14 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
     return FileEvidence(ctx.path, tuple(items), tuple(sups), tuple(test_defs), tuple(helper_defs))
 
 
+def _spelled(ctx: Context, shaper: Shaper, raw: RawItem, bound: str
+             ) -> tuple[EvidenceKind, str, Shape] | None:
+    """One spelling per check (anchors.canonical); the fail call of an expected-exception
+    ``try`` is the raises check of its handler's type (raised.py)."""
+    handler = ctx.fail_expects.get(id(raw.node))
+    return canonical(raw, bound) if handler is None else expected_by_fail(shaper.code(handler))
+
+
 def _bound(ctx: Context, raw: RawItem, text: str) -> str:
     """The item's code with its call's arguments bound to parameter names:
     assertContains(r, t, status_code=200) is the bare call, a keyword given by position is
@@ -322,6 +335,12 @@ def _with_inherited(ctx: Context, shaper: Shaper, inherited: list[Inherited],
         out_tests.append(TestDef(i.node_id, i.name, None, f"{body}  # inherited from {i.base}",
                                  _requested_fixtures(ctx, method.node), _argnames_of(ctx, method),
                                  ctx.config.runs_by_default(ctx.path)))
+    for override, base in extended_through_super(ctx):
+        # `super().test_x()` first: the override runs the base method's evidence too.
+        own = base.test_id or f"{ctx.path}::{base.qualname}"
+        out_items += [replace(it, node_id=override.test_id, in_test=True, scope="")
+                      for it in items if it.node_id == own and not it.scope and
+                      override.test_id is not None]
     return out_items, out_tests
 
 
@@ -409,8 +428,9 @@ def _def_body(shaper: Shaper, node: cst.CSTNode) -> str:
 
 def _def_code(shaper: Shaper, node: cst.CSTNode, tables: Tables) -> str:
     """A def's normalised code (name kept), its framework assertion calls bound to their
-    signatures: rewording a helper's failure message is no change to the helper."""
+    signatures and its docstrings dropped: rewording a helper's failure message or its
+    documentation is no change to the helper."""
     if not isinstance(node, cst.FunctionDef):
         return shaper.code(node)
-    code = normalize(textwrap.dedent(shaper.block(node)))
+    code = without_docstrings(normalize(textwrap.dedent(shaper.block(node))))
     return bound_calls(code, tables.signatures) if tables.signatures else code

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import libcst as cst
+
 from provscore.evidence.context import Context, Frame
 from provscore.evidence.model import NOT_CHECKS, SuppressionKind
 
@@ -115,6 +117,46 @@ def _imported_tests(ctx: Context, base: str) -> tuple[str, ...]:
     return ()
 
 
+def extended_through_super(ctx: Context) -> list[tuple[Frame, Frame]]:
+    """(overriding test, base method) for each test that runs the test it overrides first
+    thing in its body, unconditionally (``super().test_x()`` as a statement of its own):
+    it checks what the base method checks, and more. A base from another module, or a
+    call under a condition, a loop or a ``try``, is not followed."""
+    classes = _module_classes(ctx)
+    out: list[tuple[Frame, Frame]] = []
+    for cls in ctx.classes:
+        if not cls.is_test_class or cls.parent is None or cls.parent.kind != "module":
+            continue
+        for name, method in _methods(ctx, cls).items():
+            if not method.is_test or not isinstance(method.node, cst.FunctionDef) or \
+                    not _calls_super(method.node, name):
+                continue
+            for base in _lineage(ctx, cls, classes):
+                if not isinstance(base, Frame):
+                    break  # defined elsewhere first: its evidence is not read here
+                found = _methods(ctx, base).get(name)
+                if found is not None:
+                    out.append((method, found))
+                    break
+    return out
+
+
+def _calls_super(node: cst.FunctionDef, name: str) -> bool:
+    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+    for stmt in body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            call = small.value if isinstance(small, cst.Expr) else None
+            if isinstance(call, cst.Call) and not call.args and \
+                    isinstance(call.func, cst.Attribute) and call.func.attr.value == name and \
+                    isinstance(call.func.value, cst.Call) and \
+                    isinstance(call.func.value.func, cst.Name) and \
+                    call.func.value.func.value == "super" and not call.func.value.args:
+                return True
+    return False
+
+
 def inherited_names(ctx: Context, cls: Frame) -> dict[str, str]:
     """Test name → base, for what ``cls`` would inherit were it not defining the name."""
     classes = _module_classes(ctx)
@@ -131,6 +173,9 @@ def inherited_names(ctx: Context, cls: Frame) -> dict[str, str]:
 def flag_shadowing(ctx: Context) -> None:
     """A test that overrides an inherited one and checks nothing neutralises it."""
     counted = {id(raw.frame) for raw in ctx.items if raw.kind not in NOT_CHECKS}
+    # An override running the overridden test first checks what it checks.
+    counted |= {id(override) for override, base in extended_through_super(ctx)
+                if _checks(base, counted, ctx)}
     for cls in ctx.classes:
         if not cls.is_test_class:
             continue

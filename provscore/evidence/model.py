@@ -60,6 +60,9 @@ class Shape:
     subject: str = ""
     # Conditions inside the test under which the check runs ("if x", "not (x)", "for ...").
     guards: tuple[str, ...] = ()
+    # Operand positions a helper iterates row by row, together (``for a, b in zip(xs, ys)``
+    # first thing in its body): more rows there are more cases checked.
+    tables: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,8 +16,10 @@ from provscore.evidence.model import (
     SuppressionKind,
     TestDef,
 )
+from provscore.evidence.suppressions.load_tests import only_adds
 from provscore.model import Modification, Provenance
 from provscore.nodeid import file_of
+from provscore.provenance.loop_moves import with_moved_loop_values
 from provscore.provenance.model import (
     FAMILY,
     ClassifiedItem,
@@ -30,7 +32,7 @@ from provscore.provenance.model import (
 )
 from provscore.provenance.renames import argname_renames, renamed_item
 from provscore.provenance.skip_strength import compare_suppressions
-from provscore.provenance.strength import Strength, compare
+from provscore.provenance.strength import Strength, compare, loop_renamed
 
 # --------------------------------------------------------------------------- tests
 
@@ -137,27 +139,31 @@ def classify_items(pairs: Sequence[FilePair], idmap: dict[str, str], strength: S
         old, new = renames.get(it.path, (None, None))
         return _rekey(it.node_id, old, new)
 
+    # A check that ran in a bare run and now sits in a test none reaches (out of
+    # testpaths, in a directory the runner script skips) is not the same check.
+    idle_pre = {t.node_id for p in pairs if p.pre for t in p.pre.tests if not t.runs_by_default}
+    idle = {t.node_id for p in pairs if p.post for t in p.post.tests if not t.runs_by_default}
     result: list[ClassifiedItem] = []
     exact, pre_left, post_left = _multiset_match(
         pre_items, post_items,
-        lambda it: (pre_id(it), it.scope, it.kind, it.code),
-        lambda it: (it.node_id, it.scope, it.kind, it.code))
+        lambda it: (pre_id(it), it.scope, it.kind, it.code, it.node_id in idle_pre),
+        lambda it: (it.node_id, it.scope, it.kind, it.code, it.node_id in idle))
     # Same check moved to another test (still runs, still evidence).
     moved, pre_left, post_left = _multiset_match(
         pre_left, post_left,
-        lambda it: (it.in_test, it.scope, it.kind, it.code),
-        lambda it: (it.in_test, it.scope, it.kind, it.code))
+        lambda it: (it.in_test, it.scope, it.kind, it.code, it.node_id in idle_pre),
+        lambda it: (it.in_test, it.scope, it.kind, it.code, it.node_id in idle))
     renamed, pre_left, post_left = _match_renamed_helper_calls(pre_left, post_left,
                                                                helper_renames or {}, pre_id)
     result += [ClassifiedItem(Provenance.PREEXISTING, a, b) for a, b in exact + moved + renamed]
 
     # Pair what is left inside the same test: modifications.
-    groups_pre: dict[tuple[str, str, str], list[EvidenceItem]] = defaultdict(list)
-    groups_post: dict[tuple[str, str, str], list[EvidenceItem]] = defaultdict(list)
+    groups_pre: dict[tuple[str, str, str, bool], list[EvidenceItem]] = defaultdict(list)
+    groups_post: dict[tuple[str, str, str, bool], list[EvidenceItem]] = defaultdict(list)
     for it in pre_left:
-        groups_pre[(pre_id(it), it.scope, FAMILY[it.kind])].append(it)
+        groups_pre[(pre_id(it), it.scope, FAMILY[it.kind], it.node_id in idle_pre)].append(it)
     for it in post_left:
-        groups_post[(it.node_id, it.scope, FAMILY[it.kind])].append(it)
+        groups_post[(it.node_id, it.scope, FAMILY[it.kind], it.node_id in idle)].append(it)
     for key in sorted(set(groups_pre) | set(groups_post)):
         olds, news = groups_pre.get(key, []), groups_post.get(key, [])
         for a, b in _pair_by_similarity(olds, news, rows=key[2] == "row"):
@@ -176,7 +182,7 @@ def classify_items(pairs: Sequence[FilePair], idmap: dict[str, str], strength: S
                     result.append(ClassifiedItem(Provenance.AGENT_REMOVED, a, None))
             elif b is not None:
                 result.append(ClassifiedItem(Provenance.AGENT_ADDED, None, b))
-    return result
+    return with_moved_loop_values(result)
 
 
 def _pair_by_similarity(olds: list[EvidenceItem], news: list[EvidenceItem], *, rows: bool
@@ -198,6 +204,8 @@ def _pair_by_similarity(olds: list[EvidenceItem], news: list[EvidenceItem], *, r
                 # same pieces rearranged (`f(x) == y` → `f(y) == x`).
                 pairable = same_subject or (same_kind and (
                     same_expected or ratio >= 0.9 or sorted(a.code) == sorted(b.code)))
+                if same_kind and not pairable and loop_renamed(a, b):
+                    pairable, ratio = True, 1.0  # the same check, its loop variables renamed
             if pairable:
                 scored.append((ratio + same_kind + same_subject, i, j))
     scored.sort(key=lambda t: (-t[0], t[1], t[2]))
@@ -246,9 +254,19 @@ def classify_suppressions(pairs: Sequence[FilePair], idmap: dict[str, str],
     out: list[ClassifiedSuppression] = []
     for before, after in _pair_suppressions(removed, added):
         if after is None:
-            if before is not None:
+            lost = only_adds(before.code) if before is not None else None
+            if before is not None and lost:  # a table of extra tests gone: they are gone
+                out.append(ClassifiedSuppression(
+                    Provenance.AGENT_MODIFIED, before, "pre", modification=Modification.WEAKENED,
+                    reason=f"no longer adds {lost[0]}", before=before))
+            elif before is not None:
                 out.append(ClassifiedSuppression(Provenance.AGENT_REMOVED, before, "pre"))
             continue
+        # An empty table is falsy: pytest then collects nothing of the module.
+        if before is None and only_adds(after.code) and not any(
+                k[:2] == (after.node_id, after.kind.value) and only_adds(p.code) is not None
+                for k, p in pre):
+            continue  # a new table that only adds tests, rebinding none of base's
         if before is None:
             new_target = (after.node_id in added_tests or _new_class(after, base_tests)) and \
                 after.node_id not in moved_into

@@ -11,12 +11,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from provscore.evidence.anchors import substitute
+from provscore.evidence.inlining import substitute
 from provscore.evidence.model import EvidenceItem, EvidenceKind
 from provscore.provenance.model import TestChange
 
-_UNDER = "  # under: "
+UNDER = "  # under: "
 _SELF_RAISING = "  # the block raises the expected exception itself"
+
+
+def without_guards(code: str, guards: tuple[str, ...]) -> str:
+    """An item's code without the conditions it runs under (its ``# under:`` tail)."""
+    tail = UNDER + " and ".join(guards)
+    return code[:-len(tail)] if guards and code.endswith(tail) else code
 
 
 def argname_renames(tests: Sequence[TestChange]) -> dict[str, dict[str, str]]:
@@ -46,9 +52,9 @@ def renamed_item(item: EvidenceItem, names: Mapping[str, str]) -> EvidenceItem:
     if code.endswith(_SELF_RAISING):
         code, tail = code[:-len(_SELF_RAISING)], _SELF_RAISING
     guards = tuple(_rename(g, names) for g in shape.guards)
-    if shape.guards and code.endswith(_UNDER + " and ".join(shape.guards)):
-        code = code[:-len(_UNDER + " and ".join(shape.guards))]
-        tail = _UNDER + " and ".join(guards) + tail
+    if shape.guards and code.endswith(UNDER + " and ".join(shape.guards)):
+        code = code[:-len(UNDER + " and ".join(shape.guards))]
+        tail = UNDER + " and ".join(guards) + tail
     if item.kind is EvidenceKind.HELPER_CALL and " -> " in code:
         code, target = code.rsplit(" -> ", 1)
         tail = f" -> {target}{tail}"

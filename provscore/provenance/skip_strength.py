@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from provscore.evidence.model import Suppression, SuppressionKind
-from provscore.evidence.suppressions.load_tests import parse_summary
+from provscore.evidence.suppressions.load_tests import DOCTEST_HEADER, parse_summary
 from provscore.model import Modification
 from provscore.provenance.conditions import NO_DOMAINS, Domains, Relation, relation
 
@@ -142,7 +142,8 @@ def _load_tests_verdict(before: str, after: str) -> tuple[Modification | None, s
         return Modification.WEAKENED, "load_tests edited: what it returns or does changed"
     lost = Counter(add_a) - Counter(add_b)
     if lost:
-        return Modification.WEAKENED, f"load_tests no longer adds {sorted(lost)[0]}"
+        what = "__test__" if before.startswith(DOCTEST_HEADER) else "load_tests"
+        return Modification.WEAKENED, f"{what} no longer adds {sorted(lost)[0]}"
     return (Modification.STRENGTHENED, "load_tests adds more tests") \
         if Counter(add_b) - Counter(add_a) else (None, "load_tests adds the same tests")
 

@@ -13,6 +13,7 @@ from provscore.evidence.model import EvidenceItem, EvidenceKind, Shape
 from provscore.model import Modification
 from provscore.provenance.conditions import NO_DOMAINS, Domains
 from provscore.provenance.model import FAMILY
+from provscore.provenance.spelling import same_formatted
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,15 +250,12 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
         if (a.op, a.operands, a.keywords, a.guards) == (b.op, b.operands, b.keywords, b.guards):
             return None, ""  # keywords reordered, re-spelled
         return Modification.CHANGED, "test input changed"
+    if pre.kind is post.kind and same_formatted(pre.code, post.code, a.guards, b.guards):
+        return None, "the same text formatted another way"
     if b.tautology and not a.tautology:
         return Modification.WEAKENED, "became a tautology"
-    renames = _loop_renames(a.guards, b.guards)
-    if renames:  # `for items in ...` → `for case in ...`, the body following
-        guards = tuple(_renamed(g + ": pass", renames) for g in a.guards)
-        code = _renamed(pre.code, renames)
-        if code is not None and code == _renamed(post.code, {}) and None not in guards and \
-                guards == tuple(_renamed(g + ": pass", {}) for g in b.guards):
-            return None, "loop variable renamed"
+    if loop_renamed(pre, post):  # `for items in ...` → `for case in ...`, the body following
+        return None, "loop variable renamed"
     if a.guards != b.guards:
         loop = _loop_verdict(a.guards, b.guards)
         if loop is not None:
@@ -295,6 +293,9 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
     if verdict is Modification.WEAKENED or verdict is Modification.CHANGED:
         return verdict, reason
     if a.op == b.op and a.operands != b.operands:
+        rows = _table_verdict(a, b)
+        if rows is not None:
+            return rows
         if len(a.operands) == len(b.operands):
             diff = [(x, y) for x, y in zip(a.operands, b.operands, strict=True) if x != y]
             if len(diff) == 1 and (is_literal_code(diff[0][0]) or is_literal_code(diff[0][1])):
@@ -310,10 +311,57 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
     return Modification.CHANGED, "changed"
 
 
+def _table_verdict(a: Shape, b: Shape) -> tuple[Modification | None, str] | None:
+    """A helper call whose operands differ only in the tables the helper loops over row by
+    row (Shape.tables): rows added are more cases, rows gone fewer; None when the tables
+    are not literal sequences or anything else differs."""
+    if not a.tables or a.tables != b.tables or len(a.operands) != len(b.operands) or \
+            any(x != y for i, (x, y) in enumerate(zip(a.operands, b.operands, strict=True))
+                if i not in a.tables):
+        return None
+    before, after = _rows(a), _rows(b)
+    if before is None or after is None:
+        return None
+    lost = [r for r in before if r not in after]
+    gained = [r for r in after if r not in before]
+    if lost and gained:
+        return Modification.CHANGED, "the helper's case table rows changed"
+    if lost:
+        return Modification.WEAKENED, f"{len(lost)} case table row(s) dropped"
+    if gained:
+        return Modification.STRENGTHENED, f"{len(gained)} case table row(s) added"
+    return None, "the same case table rows"
+
+
+def _rows(shape: Shape) -> list[tuple[Any, ...]] | None:
+    columns: list[list[Any]] = []
+    for i in shape.tables:
+        try:
+            value = ast.literal_eval(shape.operands[i])
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None
+        if not isinstance(value, list | tuple):
+            return None
+        columns.append(list(value))
+    return list(zip(*columns, strict=False))  # zip() stops at the shortest, as the loop does
+
+
+def loop_renamed(pre: EvidenceItem, post: EvidenceItem) -> bool:
+    """The same check under loops whose variables were renamed one to one, the body
+    following (``for value, output in items`` → ``for literal, expected in items``)."""
+    renames = _loop_renames(pre.shape.guards, post.shape.guards)
+    if not renames:
+        return False
+    guards = tuple(_renamed(g + ": pass", renames) for g in pre.shape.guards)
+    code = _renamed(pre.code, renames)
+    return code is not None and code == _renamed(post.code, {}) and None not in guards and \
+        guards == tuple(_renamed(g + ": pass", {}) for g in post.shape.guards)
+
+
 _ORDERING = frozenset({"sorted", "reversed", "list", "tuple"})
 
 
-def _iterated(guard: str) -> tuple[str, list[Any]] | None:
+def iterated(guard: str) -> tuple[str, list[Any]] | None:
     """``for x in range(3)`` / ``for x in [1, 2]``: the loop target and the literal values
     it takes; None when the loop is over anything else."""
     if not guard.startswith("for ") or " in " not in guard:
@@ -405,7 +453,7 @@ def _loop_verdict(before: tuple[str, ...], after: tuple[str, ...]
     for ga, gb in zip(before, after, strict=True):
         if ga == gb:
             continue
-        la, lb = _iterated(ga), _iterated(gb)
+        la, lb = iterated(ga), iterated(gb)
         if la is None or lb is None or la[0] != lb[0]:
             return None
         lost = any(v not in lb[1] for v in la[1])

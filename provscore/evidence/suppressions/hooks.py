@@ -14,7 +14,10 @@ from provscore.evidence.suppressions.common import (
     is_skip_method_call,
     mark_kind,
 )
-from provscore.evidence.suppressions.load_tests import load_tests_summary
+from provscore.evidence.suppressions.load_tests import (
+    doctest_table_summary,
+    load_tests_summary,
+)
 from provscore.names import matches
 
 
@@ -87,7 +90,13 @@ class HookCollector(Collector):
         if isinstance(target, cst.Name):
             name = target.value
             kind = self._rebinding_kind(name) if name in t.rebinding else None
-            if kind is not None and (not in_func or name == "__test__"):
+            value = node.value if isinstance(node, cst.Assign) else None
+            if name == "__test__" and ctx.frame.kind == "module" and isinstance(value, cst.Dict):
+                # doctest's table of extra tests, not pytest's flag: compared entry by entry
+                ctx.suppress(SuppressionKind.COLLECTION_HOOK, node, target=ctx.path,
+                             detail="doctest __test__ table",
+                             code=doctest_table_summary(_entries(value)))
+            elif kind is not None and (not in_func or name == "__test__"):
                 ctx.suppress(kind, node, detail=f"rebinds {name}")
             elif not in_func and name in t.collection_hooks | t.report_hooks:
                 kind = SuppressionKind.COLLECTION_HOOK if name in t.collection_hooks \
@@ -213,3 +222,15 @@ def hook_name(node: cst.FunctionDef, ctx: Context) -> str | None:
 def assertion_name(attr: str) -> bool:
     """assertFoo / assert_foo / fail*: names of assertion methods (not `assertion_count`)."""
     return attr.startswith("assert_") or (attr.startswith("assert") and attr[6:7].isupper())
+
+
+def _entries(table: cst.Dict) -> list[str]:
+    """Each entry of a dict display as written (``**other`` included, as it reads)."""
+    empty = cst.Module(body=[])
+    out: list[str] = []
+    for el in table.elements:
+        if isinstance(el, cst.DictElement):
+            out.append(f"{empty.code_for_node(el.key)}: {empty.code_for_node(el.value)}")
+        else:
+            out.append(empty.code_for_node(el))
+    return out

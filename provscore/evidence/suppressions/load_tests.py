@@ -16,6 +16,7 @@ import textwrap
 from collections.abc import Iterable
 
 HEADER = "load_tests protocol:"
+DOCTEST_HEADER = "doctest __test__:"  # a module's table of extra doctests: it only adds
 ADDS, KEEPS, RETURNS = "+ ", "= ", "return "
 SEPARATOR = " | "
 _MAX_UNROLL = 64
@@ -125,14 +126,30 @@ def _adding(stmt: ast.stmt, adding: frozenset[str]) -> bool:
     return False
 
 
+def doctest_table_summary(entries: Iterable[str]) -> str:
+    """A module's ``__test__ = {...}`` as a summary of what it adds: one doctest per entry."""
+    return f"{DOCTEST_HEADER} " + SEPARATOR.join(ADDS + e for e in entries)
+
+
+def only_adds(code: str) -> list[str] | None:
+    """What a summary that only adds tests adds (None when it is no such summary)."""
+    parsed = parse_summary(code)
+    if parsed is None or parsed[0] or parsed[1]:
+        return None
+    return parsed[2]
+
+
 def parse_summary(code: str) -> tuple[list[str], list[str], list[str]] | None:
     """(returns, other statements, adding statements) of a summary; None if not one."""
-    if not code.startswith(HEADER):
+    header = next((h for h in (HEADER, DOCTEST_HEADER) if code.startswith(h)), None)
+    if header is None:
         return None
     returns: list[str] = []
     keeps: list[str] = []
     adds: list[str] = []
-    for part in code[len(HEADER):].strip().split(SEPARATOR):
+    for part in code[len(header):].strip().split(SEPARATOR):
+        if not part:
+            continue  # an empty table
         if part.startswith(ADDS):
             adds.append(part[len(ADDS):])
         elif part.startswith(KEEPS):

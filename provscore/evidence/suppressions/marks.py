@@ -28,8 +28,9 @@ class MarkCollector(Collector):
         target = ctx.target()
         if isinstance(func, cst.Attribute) and func.attr.value in ctx.tables.skip_methods:
             self._skip_calls.add(id(func))
+            # In a setUp (no test around it), the conditions of the setUp decide too.
             ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, detail=func.attr.value,
-                         guards=ctx.guards())
+                         guards=ctx.guards() or ctx.def_guards())
             return
         if is_dynamic_getattr(node) or (isinstance(func, cst.Name) and func.value == "vars"
                                         and node.args):
