@@ -14,6 +14,8 @@ import ast
 import threading
 from collections import OrderedDict
 
+from provscore.evidence.limits import forget_measured, measured_tree
+
 #: How many trees, and how many bytes of their sources, are kept.
 KEEP_TREES = 16
 KEEP_SOURCE_BYTES = 2_000_000
@@ -30,7 +32,8 @@ def parse_shared(source: bytes) -> ast.Module:
         if tree is not None:
             _trees.move_to_end(source)
             return tree
-    tree = ast.parse(source)
+    # The evidence stage measured a changed test module before the graph summarises it.
+    tree = measured_tree(source) or ast.parse(source)
     if len(source) <= KEEP_SOURCE_BYTES:
         with _lock:
             _trees[source] = tree
@@ -42,6 +45,8 @@ def parse_shared(source: bytes) -> ast.Module:
 
 
 def forget_trees() -> None:
-    """Drop every kept tree (a benchmark timing a cold parse)."""
+    """Drop every kept tree, the evidence stage's measured ones too (a benchmark timing
+    a cold parse)."""
     with _lock:
         _trees.clear()
+    forget_measured()
