@@ -10,8 +10,8 @@ import sys
 import pytest
 
 from provscore.callgraph import trees
-from provscore.evidence import limits
 from provscore.callgraph.summary import summarise
+from provscore.evidence import limits
 from provscore.grader.scan import FileScan
 
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 import ast
 import io
 import sys
-import threading
 import tokenize
-from collections import OrderedDict
 from collections.abc import Iterator
+
+from provscore.kept import KeptBySource
 
 MAX_DEPTH = 1_000  # nested expression levels (libcst takes ~3 s at 1,000 chained subscripts)
 MAX_OPERANDS = 2_000  # operands of one and/or/comparison chain (libcst crashes near 20,000)
@@ -45,19 +45,16 @@ Measured = tuple[Refusal | None, ast.Module | None]
 #: How many answers, and how many bytes of their sources, are kept.
 KEEP_MEASURED = 4
 KEEP_MEASURED_BYTES = 1_000_000
-_measured: OrderedDict[bytes, Measured] = OrderedDict()
-_lock = threading.Lock()
+_measured: KeptBySource[Measured] = KeptBySource()
 
 
 def checked_parse(source: bytes) -> Measured:
     """:func:`parse_refusal` and the standard library's tree it measured (None where
     Python does not parse the file; libcst may still, or reports the error itself). The
     tree may be one an earlier call returned for equal bytes: it is read, never mutated."""
-    with _lock:
-        kept = _measured.get(source)
-        if kept is not None:
-            _measured.move_to_end(source)
-            return kept
+    kept = _measured.get(source)
+    if kept is not None:
+        return kept
     old = sys.getrecursionlimit()
     at_limit = old == _STDLIB_LIMIT
     lowered = False
@@ -72,27 +69,20 @@ def checked_parse(source: bytes) -> Measured:
     finally:
         if lowered:
             sys.setrecursionlimit(old)
-    if at_limit and len(source) <= KEEP_MEASURED_BYTES:  # only what the limit answers
-        with _lock:
-            _measured[source] = answer
-            size = sum(len(s) for s in _measured)
-            while len(_measured) > KEEP_MEASURED or size > KEEP_MEASURED_BYTES:
-                dropped, _ = _measured.popitem(last=False)
-                size -= len(dropped)
+    if at_limit:  # only what the limit answers
+        _measured.put(source, answer, count=KEEP_MEASURED, size=KEEP_MEASURED_BYTES)
     return answer
 
 
 def measured_tree(source: bytes) -> ast.Module | None:
     """The tree checked_parse kept for equal bytes, or None (read, never mutated)."""
-    with _lock:
-        kept = _measured.get(source)
+    kept = _measured.get(source)
     return kept[1] if kept is not None else None
 
 
 def forget_measured() -> None:
     """Drop every kept answer (a benchmark timing a cold parse)."""
-    with _lock:
-        _measured.clear()
+    _measured.clear()
 
 
 def _measure(source: bytes) -> Measured:
