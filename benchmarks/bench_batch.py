@@ -166,7 +166,7 @@ def main() -> None:
     ap.add_argument("--limit", type=int, help="score only the first N predictions")
     ap.add_argument("--only", help="comma-separated configurations, run in that order: "
                                    f"{', '.join(CONFIGS)} (warm: on the cache the first cold "
-                                   "run filled)")
+                                   "run filled; empty: none, only the memory rows)")
     ap.add_argument("--memory", default="0.25,0.5,1.0",
                     help="shares of the patches scored warm for the memory rows "
                          "(default 0.25,0.5,1.0; empty: none)")
@@ -222,7 +222,8 @@ def main() -> None:
                 shutil.copytree(cache, warm)
             print(lines[-1], file=sys.stderr, flush=True)
 
-        for name in (args.only.split(",") if args.only else CONFIGS):
+        for name in (filter(None, args.only.split(",")) if args.only is not None
+                     else CONFIGS):  # --only "": the memory rows alone
             jobs, phase = int(name[1]), name.split("-")[1]
             measure(f"-j {jobs} {phase}", preds, jobs, phase == "cold")
         for share in filter(None, args.memory.split(",")):
