@@ -21,6 +21,8 @@ results database:
     python benchmarks/bench_batch.py --limit 300 --profile worker.prof   # where time goes
     python benchmarks/bench_batch.py --rows-of cold.sqlite --cache CACHE_DIR \
         --only j2-warm,j1-warm --memory ""       # warm on what an interrupted run scored
+    python benchmarks/bench_batch.py --limit 2000 --only j2-cold --memory "" \
+        --keep KEEP_DIR      # keep the cold run's database and cache for warm runs later
 
 Patches per second are wall-clock over the whole command (planning, scoring, writing);
 the per-patch median comes from the rows' ``seconds`` column. CPU seconds are the user
@@ -164,7 +166,7 @@ def main() -> None:
     ap.add_argument("--limit", type=int, help="score only the first N predictions")
     ap.add_argument("--only", help="comma-separated configurations, run in that order: "
                                    f"{', '.join(CONFIGS)} (warm: on the cache the first cold "
-                                   "run filled)")
+                                   "run filled; empty: none, only the memory rows)")
     ap.add_argument("--memory", default="0.25,0.5,1.0",
                     help="shares of the patches scored warm for the memory rows "
                          "(default 0.25,0.5,1.0; empty: none)")
@@ -174,6 +176,9 @@ def main() -> None:
                     "results database has rows for (e.g. an interrupted cold run's)")
     ap.add_argument("--cache", metavar="DIR", help="a filled summary cache: every run is "
                     "warm on it (with --rows-of: the cache that run filled)")
+    ap.add_argument("--keep", metavar="DIR", type=Path, help="copy each run's results "
+                    "database and each cold run's cache into DIR (for later --rows-of / "
+                    "--cache runs)")
     ap.add_argument("--profile", metavar="OUT", type=Path, help="instead of the runs: "
                     "cProfile one worker (-j 1, warm, in this process) into OUT")
     args = ap.parse_args()
@@ -208,11 +213,17 @@ def main() -> None:
             load = os.getloadavg()[0]
             lines.append(row(name, run_batch(root, cut, work / f"{slug}.sqlite", cache,
                                              jobs), load))
+            if args.keep:
+                args.keep.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(work / f"{slug}.sqlite", args.keep / f"{slug}.sqlite")
+                if cold:
+                    shutil.copytree(cache, args.keep / f"cache-{slug}", dirs_exist_ok=True)
             if cold and not warm.exists():
                 shutil.copytree(cache, warm)
             print(lines[-1], file=sys.stderr, flush=True)
 
-        for name in (args.only.split(",") if args.only else CONFIGS):
+        for name in (filter(None, args.only.split(",")) if args.only is not None
+                     else CONFIGS):  # --only "": the memory rows alone
             jobs, phase = int(name[1]), name.split("-")[1]
             measure(f"-j {jobs} {phase}", preds, jobs, phase == "cold")
         for share in filter(None, args.memory.split(",")):

@@ -276,13 +276,19 @@ class Prepared:
         return self.revs.base
 
 
-def prepare(req: ScoreRequest, session: Session | None = None) -> Prepared:
-    """Oracle inputs (with the ids a freeze is in force for) and the static stages."""
+def prepare(req: ScoreRequest, session: Session | None = None, *, repo: Repo | None = None
+            ) -> Prepared:
+    """Oracle inputs (with the ids a freeze is in force for) and the static stages.
+
+    ``repo``: ``req.repo`` already open (a batch worker keeps one per mirror, with its blob
+    reader); None opens it for this score alone."""
     session = session or Session.load()
     contract = req.contract
     today = req.today or date.today()
     oracle = load_oracle(req.oracle_dir, contract)
-    repo = Repo(req.repo)
+    if repo is not None and repo.root != Path(req.repo):
+        raise ValueError(f"the open repository is {repo.root}, the request names {req.repo}")
+    repo = repo or Repo(req.repo)
     revs = resolve_revisions(req, repo)
     digests = fixture_digests(repo, revs.base, oracle.freeze_rows, contract.canonical_json)
     oracle = replace(oracle, frozen=frozen_ids(
@@ -292,9 +298,11 @@ def prepare(req: ScoreRequest, session: Session | None = None) -> Prepared:
     return Prepared(req, session, repo, revs, oracle, digests, today, static)
 
 
-def score(req: ScoreRequest, session: Session | None = None) -> Report:
-    """Score a patch: static stages, oracle inputs, off-tree results, gates, decision."""
-    prepared = prepare(req, session)
+def score(req: ScoreRequest, session: Session | None = None, *, repo: Repo | None = None
+          ) -> Report:
+    """Score a patch: static stages, oracle inputs, off-tree results, gates, decision
+    (``repo``: see prepare())."""
+    prepared = prepare(req, session, repo=repo)
     hint = str(prepared.repo.top)
     runs = req.run.runs if req.run is not None else (
         results.load_many(req.results, repo_root_hint=hint) if req.results else ())

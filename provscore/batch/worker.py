@@ -55,6 +55,27 @@ class WorkerConfig:
     static_only: bool = False  # never pass a report's tests as results
 
 
+class Mirror:
+    """The mirror a worker reads, kept open from one patch to the next (one ``git cat-file
+    --batch`` for all its blobs, its trees and commits kept) until another is asked for."""
+
+    def __init__(self) -> None:
+        self.repo: Repo | None = None
+        self.commits: set[str] = set()  # base commits found in it: asked once, not per patch
+
+    def open(self, path: Path) -> Repo:
+        if self.repo is None or self.repo.root != path:
+            self.close()
+            self.repo = Repo(path, long_lived=True)
+        return self.repo
+
+    def close(self) -> None:
+        if self.repo is not None:
+            self.repo.close()
+        self.repo = None
+        self.commits.clear()
+
+
 class WorkerState:
     """One process's session; its summary cache is renewed per repository."""
 
@@ -62,8 +83,7 @@ class WorkerState:
         self.config = config
         self.session = Session.load(cache=self._cache())
         self.repo: str | None = None
-        # (mirror, commit) pairs found in their mirror: asked once, not once per patch.
-        self.commits: set[tuple[str, str]] = set()
+        self.mirror = Mirror()
 
     def _cache(self) -> SummaryCache:
         path = self.config.cache_path
@@ -74,17 +94,18 @@ class WorkerState:
             self.session.cache.close()
             self.session = dataclasses.replace(self.session, cache=self._cache())
             self.session.evidence_tables().memo.clear()  # another repository's images
-            self.commits.clear()
+            self.mirror.close()
         self.repo = repo
         return self.session
 
     def score(self, chunk: Chunk) -> tuple[PatchRow, ...]:
         return tuple(score_task(task, self.for_repo(task.instance.repo if task.instance
-                                                    else ""), self.config, self.commits)
+                                                    else ""), self.config, self.mirror)
                      for task in chunk.tasks)
 
     def close(self) -> None:
         self.session.cache.close()
+        self.mirror.close()
 
 
 # Per thread of a pool's or Dask's worker process (never the batch's own): its session.
@@ -103,8 +124,14 @@ def score_chunk(chunk: Chunk, config: WorkerConfig) -> tuple[int, tuple[PatchRow
 
 
 def score_task(task: Task, session: Session, config: WorkerConfig,
-               commits: set[tuple[str, str]] | None = None) -> PatchRow:
-    """One row; ``commits``: (mirror, commit) pairs already found (filled as found)."""
+               mirror: Mirror | None = None) -> PatchRow:
+    """One row; ``mirror``: the worker's open mirror (None: opened for this task alone)."""
+    if mirror is None:
+        mirror = Mirror()
+        try:
+            return score_task(task, session, config, mirror)
+        finally:
+            mirror.close()
     started = time.perf_counter()
     inst = task.instance
     base = PatchRow(task.key, task.pred_file, inst.repo if inst else "",
@@ -121,8 +148,7 @@ def score_task(task: Task, session: Session, config: WorkerConfig,
                         f"no mirror of {inst.repo} (looked for {inst.repo.replace('/', '__')})")
     else:
         try:
-            row = _scored(base, task, session, config, hidden_added,
-                          set() if commits is None else commits)
+            row = _scored(base, task, session, config, hidden_added, mirror)
         except ProvscoreError as exc:
             reason = Reason.MISSING_COMMIT if isinstance(exc, _MissingCommit) else Reason.ERROR
             row = _unscored(base, reason, str(exc))
@@ -141,15 +167,16 @@ class _MissingCommit(ProvscoreError):
 
 
 def _scored(row: PatchRow, task: Task, session: Session, config: WorkerConfig,
-            hidden_added: frozenset[str], commits: set[tuple[str, str]]) -> PatchRow:
+            hidden_added: frozenset[str], mirror: Mirror) -> PatchRow:
     assert task.instance is not None and task.mirror is not None and task.patch is not None
     inst = task.instance
-    if (str(task.mirror), inst.base_commit) not in commits:
-        proc = Repo(task.mirror).run_git(["cat-file", "-e", f"{inst.base_commit}^{{commit}}"])
+    repo = mirror.open(task.mirror)
+    if inst.base_commit not in mirror.commits:
+        proc = repo.run_git(["cat-file", "-e", f"{inst.base_commit}^{{commit}}"])
         if proc.returncode != 0 or inst.base_commit.startswith("-"):
             raise _MissingCommit(f"{task.mirror}: commit {inst.base_commit} is not in the "
                                  "mirror")
-        commits.add((str(task.mirror), inst.base_commit))
+        mirror.commits.add(inst.base_commit)
     outcome = task.outcome
     use_results = not config.static_only and outcome is not None and \
         outcome.report_path is not None
@@ -166,7 +193,7 @@ def _scored(row: PatchRow, task: Task, session: Session, config: WorkerConfig,
                            diff_origin=f"{task.pred_file}:{inst.instance_id}",
                            results=results, static_only=not use_results)
         req = with_hidden_tests(req, inst.test_patch)
-        report = score(req, session)
+        report = score(req, session, repo=repo)
     return report_row(row, report, session, hidden_added,
                       "results" if use_results else "static")
 

@@ -11,37 +11,31 @@ themselves (equal bytes, equal tree); a shared tree is read, never mutated.
 from __future__ import annotations
 
 import ast
-import threading
-from collections import OrderedDict
+
+from provscore.evidence.limits import forget_measured, measured_tree
+from provscore.kept import KeptBySource
 
 #: How many trees, and how many bytes of their sources, are kept.
 KEEP_TREES = 16
 KEEP_SOURCE_BYTES = 2_000_000
 
-_trees: OrderedDict[bytes, ast.Module] = OrderedDict()
-_lock = threading.Lock()
+_trees: KeptBySource[ast.Module] = KeptBySource()
 
 
 def parse_shared(source: bytes) -> ast.Module:
     """``ast.parse(source)``, or the tree an earlier call parsed from equal bytes. Raises
     what ``ast.parse`` raises (failures are not kept)."""
-    with _lock:
-        tree = _trees.get(source)
-        if tree is not None:
-            _trees.move_to_end(source)
-            return tree
-    tree = ast.parse(source)
-    if len(source) <= KEEP_SOURCE_BYTES:
-        with _lock:
-            _trees[source] = tree
-            kept = sum(len(s) for s in _trees)
-            while len(_trees) > KEEP_TREES or kept > KEEP_SOURCE_BYTES:
-                old, _ = _trees.popitem(last=False)
-                kept -= len(old)
+    tree = _trees.get(source)
+    if tree is not None:
+        return tree
+    # The evidence stage measured a changed test module before the graph summarises it.
+    tree = measured_tree(source) or ast.parse(source)
+    _trees.put(source, tree, count=KEEP_TREES, size=KEEP_SOURCE_BYTES)
     return tree
 
 
 def forget_trees() -> None:
-    """Drop every kept tree (a benchmark timing a cold parse)."""
-    with _lock:
-        _trees.clear()
+    """Drop every kept tree, the evidence stage's measured ones too (a benchmark timing
+    a cold parse)."""
+    _trees.clear()
+    forget_measured()

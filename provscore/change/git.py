@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections import OrderedDict
 from collections.abc import Iterable, KeysView, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from provscore.change.catfile import CatFile
 from provscore.errors import GitError
 
 _GIT_ENV = {
@@ -74,10 +76,18 @@ def parse_raw(out: bytes) -> list[RawChange]:
     return changes
 
 
-class Repo:
-    """A git repository opened at ``root`` (any directory inside the work tree)."""
+# Tree listings a Repo keeps (a batch worker's Repo lives for many base commits).
+TREES_KEPT = 8
 
-    def __init__(self, root: str | os.PathLike[str]) -> None:
+
+class Repo:
+    """A git repository opened at ``root`` (any directory inside the work tree).
+
+    ``long_lived``: the repository is kept open for many reads (a batch worker scores a
+    mirror's patches with one): every blob is read through one ``git cat-file --batch``
+    process (change/catfile.py) instead of one process per read, until close()."""
+
+    def __init__(self, root: str | os.PathLike[str], *, long_lived: bool = False) -> None:
         path = Path(root)
         if not path.is_dir():
             raise GitError("repository directory does not exist", path=str(root))
@@ -97,7 +107,20 @@ class Repo:
         out = proc.stdout.decode("utf-8", "surrogateescape").splitlines()
         self.top = Path(out[0].strip())
         self.objects = out[1].strip() if len(out) > 1 else ""
-        self._trees: dict[str, dict[str, TreeEntry]] = {}
+        self._trees: OrderedDict[str, dict[str, TreeEntry]] = OrderedDict()
+        self._commits: dict[str, str] = {}  # full commit ids found, by themselves
+        self.reader = CatFile(self.root, {**os.environ, **_GIT_ENV}) if long_lived else None
+
+    def close(self) -> None:
+        """End the blob reader's process, if any (a short-lived Repo has none)."""
+        if self.reader is not None:
+            self.reader.close()
+
+    def __enter__(self) -> Repo:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def _run(self, args: Sequence[str], *, what: str, input: bytes | None = None) -> str:
         return self.run_bytes(args, what=what, input=input).decode("utf-8", "surrogateescape")
@@ -126,8 +149,14 @@ class Repo:
         """Full commit sha for a revision (branch, tag, sha, HEAD~2, ...)."""
         if rev.startswith("-"):
             raise GitError(f"revision {rev!r} looks like an option")
-        return self._run(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
-                         what=f"unknown revision {rev!r}").strip()
+        known = self._commits.get(rev)
+        if known is not None:
+            return known
+        sha = self._run(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+                        what=f"unknown revision {rev!r}").strip()
+        if rev == sha:  # a full commit id names that commit forever; a ref may move
+            self._commits[rev] = sha
+        return sha
 
     def resolve_base(self, rev: str) -> str:
         """The commit a patch applies to, or the empty tree for ``HEAD`` in a repository
@@ -200,6 +229,7 @@ class Repo:
         """Every file at ``rev`` by path, from one ``ls-tree -z`` (kept per revision)."""
         cached = self._trees.get(rev)
         if cached is not None:
+            self._trees.move_to_end(rev)
             return cached
         out = self.run_bytes(["ls-tree", "-r", "-z", "--full-tree", rev, "--"],
                              what="git ls-tree failed")
@@ -213,6 +243,8 @@ class Repo:
             entries[name] = TreeEntry(mode, kind, sha, name)
         if len(rev) == 40 and all(c in "0123456789abcdef" for c in rev):
             self._trees[rev] = entries  # a sha names one tree forever; a ref may move
+            if len(self._trees) > TREES_KEPT:
+                self._trees.popitem(last=False)
         return entries
 
     def read_objects(self, shas: Iterable[str], *, env: Mapping[str, str] | None = None
@@ -221,6 +253,8 @@ class Repo:
         wanted = list(dict.fromkeys(s for s in shas if _is_sha(s)))
         if not wanted:
             return {}
+        if self.reader is not None and env is None:  # env: another object store
+            return self.reader.read(wanted)
         request = "".join(f"{s}\n" for s in wanted).encode("ascii")
         out = self.run_bytes(["cat-file", "--batch"], what="git cat-file failed",
                              input=request, env=env)

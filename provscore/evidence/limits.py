@@ -20,6 +20,8 @@ import threading
 import tokenize
 from collections.abc import Callable, Iterator
 
+from provscore.kept import KeptBySource
+
 MAX_DEPTH = 1_000  # nested expression levels (libcst takes ~3 s at 1,000 chained subscripts)
 MAX_OPERANDS = 2_000  # operands of one and/or/comparison chain (libcst crashes near 20,000)
 MAX_NODES = 1_000_000  # syntax nodes in one file (libcst needs ~60 µs each)
@@ -30,22 +32,61 @@ _CHAIN_OPS = frozenset({"<", ">", "==", ">=", "<=", "!=", "+", "-", "*", "/", "/
                         "@", "**", "|", "&", "^", "<<", ">>", ".", "~"})
 
 
-def parse_refusal(source: bytes) -> tuple[str, int | None] | None:
+def parse_refusal(source: bytes) -> Refusal | None:
     """Why ``source`` must not be parsed by libcst (message, line), or None to go ahead."""
     return checked_parse(source)[0]
 
 
-def checked_parse(source: bytes) -> tuple[tuple[str, int | None] | None, ast.Module | None]:
+Refusal = tuple[str, int | None]
+Measured = tuple[Refusal | None, ast.Module | None]
+
+#: checked_parse's answers for the sources measured last, by their bytes (equal bytes,
+#: equal answer): a batch worker measures a base commit's pre-image for every patch of
+#: it, and the call graph then summarises the post-image the evidence stage measured.
+#: How many answers, and how many bytes of their sources, are kept.
+KEEP_MEASURED = 4
+KEEP_MEASURED_BYTES = 1_000_000
+_measured: KeptBySource[Measured] = KeptBySource()
+
+
+def checked_parse(source: bytes) -> Measured:
     """:func:`parse_refusal` and the standard library's tree it measured (None where
-    Python does not parse the file; libcst may still, or reports the error itself)."""
+    Python does not parse the file; libcst may still, or reports the error itself). The
+    tree may be one an earlier call returned for equal bytes: it is read, never mutated."""
+    kept = _measured.get(source)
+    if kept is not None:
+        return kept
     old = sys.getrecursionlimit()
+    at_limit = old == _STDLIB_LIMIT
     lowered = False
     try:
         if old > _STDLIB_LIMIT:
             sys.setrecursionlimit(_STDLIB_LIMIT)
-            lowered = True
+            lowered = at_limit = True
     except RecursionError:  # already deeper than the default limit: keep the current one
         pass
+    try:
+        answer = _measure(source)
+    finally:
+        if lowered:
+            sys.setrecursionlimit(old)
+    if at_limit:  # only what the limit answers
+        _measured.put(source, answer, count=KEEP_MEASURED, size=KEEP_MEASURED_BYTES)
+    return answer
+
+
+def measured_tree(source: bytes) -> ast.Module | None:
+    """The tree checked_parse kept for equal bytes, or None (read, never mutated)."""
+    kept = _measured.get(source)
+    return kept[1] if kept is not None else None
+
+
+def forget_measured() -> None:
+    """Drop every kept answer (a benchmark timing a cold parse)."""
+    _measured.clear()
+
+
+def _measure(source: bytes) -> Measured:
     try:
         tree = ast.parse(source)
     except SyntaxError as exc:
@@ -56,9 +97,6 @@ def checked_parse(source: bytes) -> tuple[tuple[str, int | None] | None, ast.Mod
         return ("nesting too deep for Python (its parser runs out of stack)", None), None
     except ValueError as exc:  # NUL bytes on older Pythons
         return (f"cannot parse: {exc}", None), None
-    finally:
-        if lowered:
-            sys.setrecursionlimit(old)
     return _tree_refusal(tree), tree
 
 
