@@ -247,7 +247,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
                        config_source=sc.config_source, progress=sc.progress,
                        hidden_tests=hidden)
     try:
-        report = score(req, sc.session)
+        report = score(req, sc.session, repo=sc.repo)
     finally:
         if sc.progress is not None:
             sc.progress.close()

@@ -182,6 +182,7 @@ class Scoring:
     contract: Contract
     rules: ActiveRules
     progress: ProgressLine | None
+    repo: Repo  # opened to read [tool.provscore] at base; the score reads through it too
 
 
 def scoring(args: argparse.Namespace, inputs: Sequence[str | None]) -> Scoring:
@@ -207,4 +208,4 @@ def scoring(args: argparse.Namespace, inputs: Sequence[str | None]) -> Scoring:
     contract = load_oracle_contract(oracle)
     rules = resolve_selection(settings.selection, session.registry, required_rules(contract))
     progress = ProgressLine(sys.stderr) if sys.stderr.isatty() and not args.quiet else None
-    return Scoring(session, settings, config.source, oracle, contract, rules, progress)
+    return Scoring(session, settings, config.source, oracle, contract, rules, progress, repo)
