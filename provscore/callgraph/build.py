@@ -10,7 +10,7 @@ from provscore.callgraph.cache import SummaryCache, blob_sha
 from provscore.callgraph.graph import CallGraph, build_graph
 from provscore.callgraph.overlay import overlay_graph
 from provscore.callgraph.stored import LazyScopes, from_record, graph_key, to_record
-from provscore.callgraph.summary import FileSummary, summarise
+from provscore.callgraph.summary import FileSummary, paused_gc, summarise
 from provscore.change.collection import CollectionConfig
 from provscore.change.git import Repo
 
@@ -98,6 +98,7 @@ def _summaries(repo: Repo, rev: str, cache: SummaryCache, blobs: dict[str, str],
     return out
 
 
+@paused_gc()
 def graph_at(repo: Repo, rev: str, config: CollectionConfig, cache: SummaryCache,
              overlay: Mapping[str, bytes | None] | None = None,
              extra: Mapping[str, bytes] | None = None, *,

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from provscore.callgraph.digraph import Digraph
 from provscore.callgraph.modules import ModuleIndex
 from provscore.callgraph.resolve import Namespaces, Value
-from provscore.callgraph.summary import FileSummary, Scope
+from provscore.callgraph.summary import FileSummary, Scope, paused_gc
 from provscore.change.collection import CollectionConfig
 
 # Builtins that never call the functions passed to them.
@@ -237,6 +237,7 @@ def module_imports(summary: FileSummary) -> tuple[str, ...]:
     return tuple(sorted({m for _, _, m, _, lvl in summary.imports if m and lvl == 0}))
 
 
+@paused_gc()
 def build_graph(modules: Mapping[str, tuple[str, FileSummary]], config: CollectionConfig
                 ) -> CallGraph:
     """The call graph of a tree: ``modules`` maps each path to (module name, summary)."""
