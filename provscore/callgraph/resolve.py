@@ -16,7 +16,8 @@ order of tree-defined bases, and ``self``/``cls``.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from provscore.callgraph.modules import ModuleIndex, resolve_relative
@@ -54,6 +55,9 @@ class Namespaces:
         self._refs: dict[tuple[str, int, str], frozenset[Value]] = {}
         self._attrs: dict[tuple[str, int, str, int, bool], frozenset[Value]] = {}
         self._subclasses: dict[tuple[str, int], list[tuple[str, int]]] | None = None
+        self._parsed: dict[str, ParsedRef] = {}  # ref -> its parts (a pure function)
+        # (module, class, name) -> what subclasses define (the tables do not change)
+        self._overrides: dict[tuple[str, int, str], frozenset[Value]] = {}
 
     def forget(self) -> None:
         """Drop the memos (after call sites bound more parameters)."""
@@ -208,7 +212,7 @@ class Namespaces:
         out = [key]
         s = self.modules[mod].scopes[cls]
         for base in s.bases:
-            for v in self.resolve(mod, s.parent, base, 1):
+            for v in ordered(self.resolve(mod, s.parent, base, 1)):
                 if v[0] == "S" and self.scope(v[1], int(v[2])).kind == "class":
                     for entry in self.mro(v[1], int(v[2])):
                         if entry not in out:
@@ -227,9 +231,16 @@ class Namespaces:
                             self._subclasses.setdefault(base, []).append((m, i))
         return self._subclasses.get((mod, cls), [])
 
-    def overrides(self, mod: str, cls: int, name: str) -> set[Value]:
+    def overrides(self, mod: str, cls: int, name: str) -> AbstractSet[Value]:
         """Methods named ``name`` that subclasses define themselves (``self.name()`` in a
         base class runs them on their instances)."""
+        key = (mod, cls, name)
+        hit = self._overrides.get(key)
+        if hit is None:
+            hit = self._overrides[key] = frozenset(self._overriding(mod, cls, name))
+        return hit
+
+    def _overriding(self, mod: str, cls: int, name: str) -> set[Value]:
         out: set[Value] = set()
         subclasses = self.subclasses(mod, cls) if self._subclasses_of is None else \
             self._subclasses_of(self, mod, cls, name)
@@ -240,14 +251,14 @@ class Namespaces:
         return out if len(out) <= _MAX_OVERRIDES else set()
 
     def class_attr(self, mod: str, cls: int, name: str, depth: int, *, skip: int = 0,
-                   bound: bool = False) -> set[Value]:
+                   bound: bool = False) -> AbstractSet[Value]:
         key = (mod, cls, name, skip, bound)
         hit = self._attrs.get(key)
         if hit is None:
             self._attrs[key] = frozenset()
             hit = self._attrs[key] = frozenset(self._class_attr(mod, cls, name, depth, skip,
                                                                 bound))
-        return set(hit)
+        return hit
 
     def _class_attr(self, mod: str, cls: int, name: str, depth: int, skip: int, bound: bool
                     ) -> set[Value]:
@@ -266,8 +277,9 @@ class Namespaces:
 
     # ------------------------------------------------------------------ refs
 
-    def resolve(self, mod: str, scope: int, ref: str, depth: int = 0) -> set[Value]:
-        """Every value ``ref`` may have in ``scope`` of ``mod``."""
+    def resolve(self, mod: str, scope: int, ref: str, depth: int = 0) -> AbstractSet[Value]:
+        """Every value ``ref`` may have in ``scope`` of ``mod`` (a shared set: read it,
+        never change it)."""
         if ref == "?" or depth > _MAX_DEPTH:
             return {("U", ref)}
         if ref == LAMBDA:
@@ -280,24 +292,19 @@ class Namespaces:
             if len(values) > _MAX_VALUES:  # a union this wide says nothing: unknown
                 values = {("U", ref)}
             hit = self._refs[key] = frozenset(values)
-        return set(hit)
+        return hit
 
-    def _resolve(self, mod: str, scope: int, ref: str, depth: int) -> set[Value]:
-        head, _, rest = ref.partition(".")
-        name, ops = _split(head)
-        if name == "super" and ops[:1] == ["()"]:
-            values = self._super(mod, scope)
-            ops = ops[1:]
-        else:
-            values = self.lookup(mod, scope, name + "[]" * ops.count("[]"), depth) \
-                if ops and ops[0] == "[]" else self.lookup(mod, scope, name, depth)
-            ops = [o for o in ops if o != "[]"] if ops and ops[0] == "[]" else ops
+    def _resolve(self, mod: str, scope: int, ref: str, depth: int) -> AbstractSet[Value]:
+        parsed = self._parsed.get(ref)
+        if parsed is None:
+            parsed = self._parsed[ref] = _parse_ref(ref)
+        name, ops, attrs = parsed
+        values: AbstractSet[Value] = self._super(mod, scope) if name is None else \
+            self.lookup(mod, scope, name, depth)
         values = self._apply(values, ops, depth)
-        for seg in rest.split(".") if rest else ():
-            name, ops = _split(seg)
-            elem = bool(ops) and ops[0] == "[]"
-            values = self._attr(values, name + ("[]" if elem else ""), depth)
-            values = self._apply(values, ops[1:] if elem else ops, depth)
+        for attr, attr_ops in attrs:
+            values = self._attr(values, attr, depth)
+            values = self._apply(values, attr_ops, depth)
         return values
 
     def _super(self, mod: str, scope: int) -> set[Value]:
@@ -307,9 +314,9 @@ class Namespaces:
             i = scopes[i].parent
         return {("SUPER", mod, str(i))} if i >= 0 else {("U", "super()")}
 
-    def _attr(self, values: set[Value], name: str, depth: int) -> set[Value]:
+    def _attr(self, values: AbstractSet[Value], name: str, depth: int) -> set[Value]:
         out: set[Value] = set()
-        for v in values:
+        for v in ordered(values):
             tag = v[0]
             if tag == "M":
                 out |= self.module_attr(v[1], name, depth + 1)
@@ -332,13 +339,14 @@ class Namespaces:
                 out.add(("U", name))
         return out
 
-    def _apply(self, values: set[Value], ops: list[str], depth: int) -> set[Value]:
+    def _apply(self, values: AbstractSet[Value], ops: tuple[str, ...], depth: int
+               ) -> AbstractSet[Value]:
         for op in ops:
             if op != "()":
                 values = {("U", "[]")}
                 continue
             nxt: set[Value] = set()
-            for v in values:
+            for v in ordered(values):
                 nxt |= self._called(v, depth)
             values = nxt
         return values
@@ -358,7 +366,7 @@ class Namespaces:
         if tag in ("I", "IS"):
             call = self.class_attr(v[1], int(v[2]), "__call__", depth, bound=True)
             out = set()
-            for c in call:
+            for c in ordered(call):
                 out |= self._called(c, depth + 1)
             return out
         if tag in ("X", "B"):
@@ -370,6 +378,30 @@ class Namespaces:
         return {("U", "()")}
 
 
+#: A ref taken apart: the name looked up first (None: ``super()``), the operations
+#: applied to it, then each attribute and its operations.
+ParsedRef = tuple[str | None, tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]
+
+
+def _parse_ref(ref: str) -> ParsedRef:
+    head, _, rest = ref.partition(".")
+    name, ops = _split(head)
+    lookup: str | None = name
+    if name == "super" and ops[:1] == ["()"]:
+        lookup, ops = None, ops[1:]
+    elif ops and ops[0] == "[]":  # `x[]`: what the elements of x are bound to
+        lookup = name + "[]" * ops.count("[]")
+        ops = [o for o in ops if o != "[]"]
+    attrs: list[tuple[str, tuple[str, ...]]] = []
+    for seg in rest.split(".") if rest else ():
+        attr, attr_ops = _split(seg)
+        if attr_ops and attr_ops[0] == "[]":
+            attrs.append((attr + "[]", tuple(attr_ops[1:])))
+        else:
+            attrs.append((attr, tuple(attr_ops)))
+    return lookup, tuple(ops), tuple(attrs)
+
+
 def _split(seg: str) -> tuple[str, list[str]]:
     ops: list[str] = []
     while seg.endswith(("()", "[]")):
@@ -377,6 +409,13 @@ def _split(seg: str) -> tuple[str, list[str]]:
         seg = seg[:-2]
     ops.reverse()
     return seg, ops
+
+
+def ordered(values: AbstractSet[Value]) -> Iterable[Value]:
+    """``values`` in a fixed order: what resolving one of them looks up can depend on
+    what was looked up before (a name being resolved reads as empty to a cycle back to
+    it), so sets, whose order follows the hash seed, are walked sorted."""
+    return values if len(values) < 2 else sorted(values)
 
 
 def _owning_class(scopes: tuple[Scope, ...], i: int) -> int:
