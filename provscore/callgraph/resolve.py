@@ -412,10 +412,18 @@ def _split(seg: str) -> tuple[str, list[str]]:
 
 
 def ordered(values: AbstractSet[Value]) -> Iterable[Value]:
-    """``values`` in a fixed order: what resolving one of them looks up can depend on
-    what was looked up before (a name being resolved reads as empty to a cycle back to
-    it), so sets, whose order follows the hash seed, are walked sorted."""
-    return values if len(values) < 2 else sorted(values)
+    """``values`` in a fixed order, definitions of a module in source order: what
+    resolving one of them looks up can depend on what was looked up before (a name being
+    resolved reads as empty to a cycle back to it; the first of two possible bases
+    comes first in the method resolution order), so sets, whose order follows the hash
+    seed, are walked sorted."""
+    return values if len(values) < 2 else sorted(values, key=_value_order)
+
+
+def _value_order(v: Value) -> tuple[str, str, int, str]:
+    if len(v) > 2 and v[2].isdigit():  # ("S", module, scope index)
+        return v[0], v[1], int(v[2]), ""
+    return v[0], "", -1, ".".join(v[1:])
 
 
 def _owning_class(scopes: tuple[Scope, ...], i: int) -> int:
