@@ -131,17 +131,19 @@ print(json.dumps(out))
 """
 
 
-def child(mode: str, repo: Path, cache_dir: Path) -> dict[str, object]:
+def child(mode: str, repo: Path, cache_dir: Path, code: Path = PROJECT) -> dict[str, object]:
+    """One measurement in a fresh process that imports provscore from ``code``."""
     proc = subprocess.run([sys.executable, "-c", CHILD, mode, str(repo), str(cache_dir)],
-                          capture_output=True, text=True, env={"PYTHONPATH": str(PROJECT),
-                                                               "PATH": "/usr/bin:/bin"})
+                          capture_output=True, text=True, cwd=code,
+                          env={"PYTHONPATH": str(code), "PATH": "/usr/bin:/bin"})
     if proc.returncode != 0:
         raise SystemExit(f"{mode} failed: {proc.stderr.strip()[-800:]}")
     result: dict[str, object] = json.loads(proc.stdout.strip().splitlines()[-1])
     return result
 
 
-def sympy(libcst: bool, rounds: int = 1, cold_only: bool = False) -> None:
+def sympy(libcst: bool, rounds: int = 1, cold_only: bool = False, code: Path = PROJECT
+          ) -> None:
     """Each round: ``ast.parse`` of every file, the cold builds (serial, parallel), the
     floor again; the first round adds libcst and the warm builds. Ratios are to the mean
     floor of the same round (the machine may be shared: its load moves both)."""
@@ -155,7 +157,7 @@ def sympy(libcst: bool, rounds: int = 1, cold_only: bool = False) -> None:
 
     def run(n: int, mode: str, cache: Path) -> None:
         load = os.getloadavg()[0]
-        result = child(mode, repo, cache)
+        result = child(mode, repo, cache, code)
         result["load"] = f"{load:.1f}-{os.getloadavg()[0]:.1f}"
         rows.append((n, mode, result))
 
@@ -252,12 +254,15 @@ def main() -> int:
     ap.add_argument("--cold", action="store_true",
                     help="only ast.parse and the cold builds on sympy (no libcst, warm, e2e)")
     ap.add_argument("--rounds", type=int, default=1, help="repeat the floor and cold builds")
+    ap.add_argument("--code", type=Path, default=PROJECT,
+                    help="build with the provscore package under this directory (e.g. a "
+                         "`git archive` of the commit before a change)")
     args = ap.parse_args()
     precision, recall = accuracy()
     print()
     e2e_ok = True
     if not args.accuracy and not args.e2e:
-        sympy(not args.no_libcst, args.rounds, args.cold)
+        sympy(not args.no_libcst, args.rounds, args.cold, args.code.resolve())
         print()
     if not args.accuracy and not args.cold:
         print("| sympy patch to `ordinal` scored with | decision | codes | coverage | "

@@ -103,6 +103,11 @@ class EdgeWriter:
         self.counts: dict[str, list[int]] = {}
         # Targets of unknown edges removed by recount: such a node may be left orphaned.
         self.removed: set[str] = set()
+        # A memo's set of values -> what calling it adds (see _plan), while the memos
+        # it was made from last (Namespaces.generation); -> the functions it holds.
+        self._plans: dict[frozenset[Value], tuple[tuple[tuple[str, str], ...], str]] = {}
+        self._generation = ns.generation
+        self._functions: dict[frozenset[Value], list[tuple[str, int, bool]]] = {}
 
     def _row(self, src: str) -> list[int]:
         mod = src.partition(":")[0]
@@ -134,34 +139,21 @@ class EdgeWriter:
 
     def call(self, src: str, values: AbstractSet[Value], ref: str, count: bool = True) -> str:
         """Edges for calling ``values``; counts and returns the outcome."""
-        best = "unknown"
-        for v in ordered(values):
-            tag = v[0]
-            if tag in ("S", "BM"):
-                mod, i = v[1], int(v[2])
-                s = self.ns.scope(mod, i)
-                self.add(src, node_name(mod, s.qualname), "call")
-                best = "resolved"
-                if s.kind == "class":
-                    for init in ("__init__", "__new__", "__post_init__"):
-                        for c in self.ns.class_attr(mod, i, init, 0):
-                            if c[0] == "S":
-                                self.add(src, node_name(c[1], self.ns.scope(c[1], int(c[2]))
-                                                        .qualname), "call")
-            elif tag in ("I", "IS"):
-                for c in self.ns.class_attr(v[1], int(v[2]), "__call__", 0):
-                    if c[0] == "S":
-                        self.add(src, node_name(c[1], self.ns.scope(c[1], int(c[2])).qualname),
-                                 "call")
-                        best = "resolved"
-            elif tag == "X":
-                self.outside(src, "external", v[1])
-                best = "external" if best != "resolved" else best
-            elif tag == "B":
-                self.outside(src, "builtin", v[1])
-                best = "builtin" if best not in ("resolved", "external") else best
-            elif tag == "L":
-                best = "resolved"  # a lambda's calls are edges of the scope defining it
+        if self._generation != self.ns.generation:  # the memos it was made from went
+            self._plans.clear()
+            self._generation = self.ns.generation
+        shared = type(values) is frozenset  # a memo's set: many calls meet it again
+        plan = self._plans.get(values) if shared else None  # type: ignore[call-overload]
+        if plan is None:
+            plan = self._plan(values)
+            if shared:
+                self._plans[values] = plan  # type: ignore[index]
+        targets, best = plan
+        g = self.g
+        for dst, outside in targets:
+            if outside and dst not in g:
+                g.add_node(dst, kind=outside)
+            g.add_edge(src, dst, "call")
         if best == "unknown":
             self.outside(src, "unknown", ref)
         if count:
@@ -169,6 +161,49 @@ class EdgeWriter:
             row[0] += 1
             row[_STAT[best]] += 1
         return best
+
+    def _plan(self, values: AbstractSet[Value]) -> tuple[tuple[tuple[str, str], ...], str]:
+        """What calling ``values`` adds, in order: (target, its kind when it is outside
+        the tree) per edge, and the outcome."""
+        ns = self.ns
+        targets: list[tuple[str, str]] = []
+        best = "unknown"
+        for v in ordered(values):
+            tag = v[0]
+            if tag in ("S", "BM"):
+                mod, i = v[1], int(v[2])
+                s = ns.scope(mod, i)
+                targets.append((node_name(mod, s.qualname), ""))
+                best = "resolved"
+                if s.kind == "class":
+                    for init in ("__init__", "__new__", "__post_init__"):
+                        targets += [(node_name(c[1], ns.scope(c[1], int(c[2])).qualname), "")
+                                    for c in ordered(ns.class_attr(mod, i, init, 0))
+                                    if c[0] == "S"]
+            elif tag in ("I", "IS"):
+                for c in ordered(ns.class_attr(v[1], int(v[2]), "__call__", 0)):
+                    if c[0] == "S":
+                        targets.append((node_name(c[1], ns.scope(c[1], int(c[2])).qualname),
+                                        ""))
+                        best = "resolved"
+            elif tag == "X":
+                targets.append((f"external:{v[1]}", "external"))
+                best = "external" if best != "resolved" else best
+            elif tag == "B":
+                targets.append((f"builtin:{v[1]}", "builtin"))
+                best = "builtin" if best not in ("resolved", "external") else best
+            elif tag == "L":
+                best = "resolved"  # a lambda's calls are edges of the scope defining it
+        return tuple(targets), best
+
+    def functions(self, values: AbstractSet[Value]) -> list[tuple[str, int, bool]]:
+        """:func:`_functions` of a resolved argument (the same sets recur)."""
+        if type(values) is not frozenset:
+            return _functions(self.ns, values)
+        hit = self._functions.get(values)
+        if hit is None:
+            hit = self._functions[values] = _functions(self.ns, values)
+        return hit
 
 
 def _functions(ns: Namespaces, values: AbstractSet[Value]) -> list[tuple[str, int, bool]]:
@@ -184,7 +219,7 @@ def bind_args(ns: Namespaces, edges: EdgeWriter, src: str, mod: str, i: int,
     """Functions passed as arguments: bound to the tree function's parameters (its calls
     of them resolve later), or called on the caller's behalf by code outside the tree."""
     functions = [(key, passed) for key, ref in args
-                 if (passed := _functions(ns, ns.resolve(mod, i, ref)))]
+                 if (passed := edges.functions(ns.resolve(mod, i, ref)))]
     if not functions:  # most arguments are no functions: nothing to bind
         return
     targets = _functions(ns, callee)

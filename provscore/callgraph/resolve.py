@@ -55,6 +55,7 @@ class Namespaces:
         self._refs: dict[tuple[str, int, str], frozenset[Value]] = {}
         self._attrs: dict[tuple[str, int, str, int, bool], frozenset[Value]] = {}
         self._subclasses: dict[tuple[str, int], list[tuple[str, int]]] | None = None
+        self.generation = 0  # how many times the memos were dropped
         self._parsed: dict[str, ParsedRef] = {}  # ref -> its parts (a pure function)
         # (module, class, name) -> what subclasses define (the tables do not change)
         self._overrides: dict[tuple[str, int, str], frozenset[Value]] = {}
@@ -63,6 +64,7 @@ class Namespaces:
         """Drop the memos (after call sites bound more parameters)."""
         self._refs.clear()
         self._attrs.clear()
+        self.generation += 1
 
     def table(self, mod: str, i: int) -> dict[str, list[Binding]]:
         """Name -> bindings of scope ``i`` of ``mod``."""
@@ -101,13 +103,22 @@ class Namespaces:
         """What a bare name means in a scope (Python's LEGB; class bodies are not
         enclosing scopes of their methods)."""
         scopes = self.modules[mod].scopes
+        tables = self._tables.get(mod)
+        if tables is None:
+            tables = self._tables[mod] = self.fill(self.modules[mod])
         i, first = scope, True
-        while i >= 0:
+        while i >= 0:  # _in_scope of each scope outwards, inlined: most lookups miss
             s = scopes[i]
             if s.kind != "class" or first:
-                found = self._in_scope(mod, i, name, depth)
-                if found is not None:
-                    return found
+                if s.kind == "function" and name in s.params:
+                    return self._param(mod, i, name)
+                bindings = tables[i].get(name)
+                if bindings:
+                    return self._bound(mod, i, bindings, depth)
+                if i == 0:
+                    found = self._star(mod, name, depth)
+                    if found is not None:
+                        return found
             first = False
             i = s.parent
         if name in _BUILTINS:
@@ -120,13 +131,19 @@ class Namespaces:
             return self._param(mod, i, name)
         bindings = self.table(mod, i).get(name)
         if bindings:
-            out: set[Value] = set()
-            for b in bindings:
-                out |= self._binding(mod, i, b, depth)
-            return out
+            return self._bound(mod, i, bindings, depth)
         if i == 0:
             return self._star(mod, name, depth)
         return None
+
+    def _bound(self, mod: str, i: int, bindings: list[Binding], depth: int) -> set[Value]:
+        """What the bindings of a name in scope ``i`` give it (the union)."""
+        if len(bindings) == 1:
+            return self._binding(mod, i, bindings[0], depth)
+        out: set[Value] = set()
+        for b in bindings:
+            out |= self._binding(mod, i, b, depth)
+        return out
 
     def _param(self, mod: str, i: int, name: str) -> set[Value]:
         s = self.modules[mod].scopes[i]
