@@ -11,6 +11,7 @@
     python benchmarks/bench_callgraph.py --accuracy      # part 1 only (seconds)
     python benchmarks/bench_callgraph.py --no-libcst     # skip the slow libcst floor
     python benchmarks/bench_callgraph.py --e2e           # only the end-to-end sympy patch
+    python benchmarks/bench_callgraph.py --cold --rounds 3   # ast.parse and cold builds only
 
 3. End to end on sympy: a breaking patch to ``sympy.utilities.misc:ordinal`` scored with
    off-tree results of a test file that never reaches it (PS701), then with the results of
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -75,6 +77,9 @@ import gc, json, resource, sys, time
 from pathlib import Path
 mode, repo, cache_dir = sys.argv[1], sys.argv[2], sys.argv[3]
 out = {}
+def cpu():  # user + system seconds of this process and its finished workers
+    return sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF,
+               resource.RUSAGE_CHILDREN) for f in ("ru_utime", "ru_stime"))
 if mode in ("ast", "libcst"):
     import ast, subprocess
     files = subprocess.run(["git", "-C", repo, "ls-files", "*.py"], capture_output=True,
@@ -85,13 +90,13 @@ if mode in ("ast", "libcst"):
         parse = libcst.parse_module
     else:
         parse = ast.parse
-    t = time.perf_counter()
+    t, c = time.perf_counter(), cpu()
     for d in data:
         try:
             parse(d)
         except Exception:
             pass
-    out["seconds"] = time.perf_counter() - t
+    out["seconds"], out["cpu"] = time.perf_counter() - t, cpu() - c
     out["files"] = len(data)
 else:
     import provscore.callgraph.build as build
@@ -109,13 +114,13 @@ else:
         blobs = r.read_blobs("HEAD", paths)
         overlay = {p: b + b"\n# changed\n" for p, b in blobs.items() if b is not None}
     cache = SummaryCache(Path(cache_dir) / "callgraph.sqlite")
-    t = time.perf_counter()
+    t, c = time.perf_counter(), cpu()
     base = None
     if mode == "warm-5":  # what `score` does: the stored base graph, the patch overlaid
         base = build.graph_at(Repo(repo), "HEAD", CollectionConfig(), cache)
     g = build.graph_at(Repo(repo), "HEAD", CollectionConfig(), cache, overlay=overlay,
                        base=base)
-    out["seconds"] = time.perf_counter() - t
+    out["seconds"], out["cpu"] = time.perf_counter() - t, cpu() - c
     out["parsed"] = cache.parsed
     out["nodes"] = g.graph.number_of_nodes()
     out["edges"] = g.graph.number_of_edges()
@@ -126,41 +131,59 @@ print(json.dumps(out))
 """
 
 
-def child(mode: str, repo: Path, cache_dir: Path) -> dict[str, object]:
+def child(mode: str, repo: Path, cache_dir: Path, code: Path = PROJECT) -> dict[str, object]:
+    """One measurement in a fresh process that imports provscore from ``code``."""
     proc = subprocess.run([sys.executable, "-c", CHILD, mode, str(repo), str(cache_dir)],
-                          capture_output=True, text=True, env={"PYTHONPATH": str(PROJECT),
-                                                               "PATH": "/usr/bin:/bin"})
+                          capture_output=True, text=True, cwd=code,
+                          env={"PYTHONPATH": str(code), "PATH": "/usr/bin:/bin"})
     if proc.returncode != 0:
         raise SystemExit(f"{mode} failed: {proc.stderr.strip()[-800:]}")
     result: dict[str, object] = json.loads(proc.stdout.strip().splitlines()[-1])
     return result
 
 
-def sympy(libcst: bool) -> None:
+def sympy(libcst: bool, rounds: int = 1, cold_only: bool = False, code: Path = PROJECT
+          ) -> None:
+    """Each round: ``ast.parse`` of every file, the cold builds (serial, parallel), the
+    floor again; the first round adds libcst and the warm builds. Ratios are to the mean
+    floor of the same round (the machine may be shared: its load moves both)."""
     from bench_classify import CORPUS, build_repo, ensure_release
 
     release = ensure_release("1.12")
     repo = CORPUS / "callgraph-repo-1.12"
     if not (repo / ".git").is_dir():
         build_repo(release, repo)
-    rows = []
+    rows: list[tuple[int, str, dict[str, object]]] = []
+
+    def run(n: int, mode: str, cache: Path) -> None:
+        load = os.getloadavg()[0]
+        result = child(mode, repo, cache, code)
+        result["load"] = f"{load:.1f}-{os.getloadavg()[0]:.1f}"
+        rows.append((n, mode, result))
+
     with tempfile.TemporaryDirectory(prefix="cg-bench-") as tmp:
-        floors = ["ast", *(["libcst"] if libcst else [])]
-        for mode in floors:
-            rows.append((mode, child(mode, repo, Path(tmp))))
-        for mode, cache in (("cold-serial", "a"), ("cold", "b"), ("warm", "b"),
-                            ("warm-5", "b"), ("warm-5-full", "b")):
-            rows.append((mode, child(mode, repo, Path(tmp) / cache)))
-    base = next(r for m, r in rows if m == "ast")["seconds"]
-    assert isinstance(base, float)
-    print("| run | seconds | × ast.parse | files parsed | peak RSS MiB | graph |")
-    print("| --- | ---: | ---: | ---: | ---: | --- |")
-    for mode, r in rows:
-        secs = r["seconds"]
-        assert isinstance(secs, float)
+        for n in range(rounds):
+            run(n, "ast", Path(tmp))
+            if libcst and n == 0 and not cold_only:
+                run(n, "libcst", Path(tmp))
+            run(n, "cold-serial", Path(tmp) / f"a{n}")
+            run(n, "cold", Path(tmp) / f"b{n}")
+            if n == 0 and not cold_only:
+                for mode in ("warm", "warm-5", "warm-5-full"):
+                    run(n, mode, Path(tmp) / "b0")
+            run(n, "ast", Path(tmp))
+    print("| round | run | wall s | × ast.parse | CPU s | × ast.parse CPU | load avg | "
+          "files parsed | peak RSS MiB | graph |")
+    print("| ---: | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- |")
+    for n, mode, r in rows:
+        floors = [f for m, f in ((m, r2) for k, m, r2 in rows if k == n) if m == "ast"]
+        wall = sum(float(f["seconds"]) for f in floors) / len(floors)  # type: ignore[arg-type]
+        cpu = sum(float(f["cpu"]) for f in floors) / len(floors)  # type: ignore[arg-type]
+        secs, used = float(r["seconds"]), float(r["cpu"])  # type: ignore[arg-type]
         graph = (f"{r['nodes']} nodes, {r['edges']} edges, {r['tests']} tests; calls "
                  f"{json.dumps(r['stats'])}" if "nodes" in r else f"{r['files']} files")
-        print(f"| {mode} | {secs:.2f} | {secs / base:.2f} | {r.get('parsed', '')} | "
+        print(f"| {n + 1} | {mode} | {secs:.2f} | {secs / wall:.2f} | {used:.2f} | "
+              f"{used / cpu:.2f} | {r['load']} | {r.get('parsed', '')} | "
               f"{r['peak_mib']:.0f} | {graph} |")
 
 
@@ -228,14 +251,21 @@ def main() -> int:
     ap.add_argument("--accuracy", action="store_true", help="precision and recall only")
     ap.add_argument("--no-libcst", action="store_true", help="skip libcst.parse_module")
     ap.add_argument("--e2e", action="store_true", help="the end-to-end sympy patch only")
+    ap.add_argument("--cold", action="store_true",
+                    help="only ast.parse and the cold builds on sympy (no libcst, warm, e2e)")
+    ap.add_argument("--rounds", type=int, default=1, help="repeat the floor and cold builds")
+    ap.add_argument("--no-e2e", action="store_true", help="skip the end-to-end sympy patch")
+    ap.add_argument("--code", type=Path, default=PROJECT,
+                    help="build with the provscore package under this directory (e.g. a "
+                         "`git archive` of the commit before a change)")
     args = ap.parse_args()
     precision, recall = accuracy()
     print()
     e2e_ok = True
-    if not args.accuracy:
-        if not args.e2e:
-            sympy(libcst=not args.no_libcst)
-            print()
+    if not args.accuracy and not args.e2e:
+        sympy(not args.no_libcst, args.rounds, args.cold, args.code.resolve())
+        print()
+    if not args.accuracy and not args.cold and not args.no_e2e:
         print("| sympy patch to `ordinal` scored with | decision | codes | coverage | "
               "score time |")
         print("| --- | --- | --- | --- | ---: |")

@@ -66,7 +66,8 @@ class SummaryCache:
     """Summaries by blob hash, in memory and (when ``path`` is given) in SQLite.
 
     ``parsed`` counts the files parsed since the cache was opened (hits parse nothing):
-    a warm rebuild after a 5-file change parses 5 files.
+    a warm rebuild after a 5-file change parses 5 files; ``parsed_by_workers`` how many
+    of them worker processes summarised (a large cold build, :func:`.build.parse_all`).
     """
 
     def __init__(self, path: Path | None = None) -> None:
@@ -75,6 +76,7 @@ class SummaryCache:
         self._memory: dict[str, FileSummary] = {}
         self._db: sqlite3.Connection | None = None
         self.parsed = 0
+        self.parsed_by_workers = 0
         self.rebuilt = False  # the database file was corrupt and was recreated
         if path is not None:
             self._db = self._open(path)

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from provscore.callgraph.digraph import Digraph
 from provscore.callgraph.modules import ModuleIndex
-from provscore.callgraph.resolve import Namespaces, Value
-from provscore.callgraph.summary import FileSummary, Scope
+from provscore.callgraph.resolve import Namespaces, Value, ordered
+from provscore.callgraph.summary import FileSummary, Scope, paused_gc
 from provscore.change.collection import CollectionConfig
 
 # Builtins that never call the functions passed to them.
@@ -83,6 +84,7 @@ def _symbol_kind(scopes: tuple[Scope, ...], s: Scope) -> str:
 
 #: What :attr:`CallGraph.stats` counts: every call, and each outcome.
 STATS = ("calls", "resolved", "external", "builtin", "unknown")
+_STAT = {name: k for k, name in enumerate(STATS)}
 
 
 def total_stats(per_module: Iterable[Sequence[int]]) -> dict[str, int]:
@@ -101,10 +103,21 @@ class EdgeWriter:
         self.counts: dict[str, list[int]] = {}
         # Targets of unknown edges removed by recount: such a node may be left orphaned.
         self.removed: set[str] = set()
+        # A memo's set of values -> what calling it adds (see _plan), while the memos
+        # it was made from last (Namespaces.generation); -> the functions it holds.
+        self._plans: dict[frozenset[Value], tuple[tuple[tuple[str, str], ...], str]] = {}
+        self._generation = ns.generation
+        self._functions: dict[frozenset[Value], list[tuple[str, int, bool]]] = {}
+
+    def _row(self, src: str) -> list[int]:
+        mod = src.partition(":")[0]
+        row = self.counts.get(mod)
+        if row is None:
+            row = self.counts[mod] = [0] * len(STATS)
+        return row
 
     def _count(self, src: str, outcome: str, by: int = 1) -> None:
-        row = self.counts.setdefault(src.partition(":")[0], [0] * len(STATS))
-        row[STATS.index(outcome)] += by
+        self._row(src)[_STAT[outcome]] += by
 
     def recount(self, src: str, ref: str, outcome: str) -> None:
         """A call counted unknown resolved on a second try: its unknown edge goes."""
@@ -116,8 +129,7 @@ class EdgeWriter:
                 self.removed.add(f"unknown:{ref}")
 
     def add(self, src: str, dst: str, kind: str) -> None:
-        if not self.g.has_edge(src, dst):
-            self.g.add_edge(src, dst, kind=kind)
+        self.g.add_edge(src, dst, kind)  # an edge there keeps its first kind
 
     def outside(self, src: str, prefix: str, text: str) -> None:
         dst = f"{prefix}:{text}"
@@ -125,66 +137,98 @@ class EdgeWriter:
             self.g.add_node(dst, kind=prefix)
         self.add(src, dst, "call")
 
-    def call(self, src: str, values: set[Value], ref: str, count: bool = True) -> str:
+    def call(self, src: str, values: AbstractSet[Value], ref: str, count: bool = True) -> str:
         """Edges for calling ``values``; counts and returns the outcome."""
-        best = "unknown"
-        for v in values:
-            tag = v[0]
-            if tag in ("S", "BM"):
-                mod, i = v[1], int(v[2])
-                s = self.ns.scope(mod, i)
-                self.add(src, node_name(mod, s.qualname), "call")
-                best = "resolved"
-                if s.kind == "class":
-                    for init in ("__init__", "__new__", "__post_init__"):
-                        for c in self.ns.class_attr(mod, i, init, 0):
-                            if c[0] == "S":
-                                self.add(src, node_name(c[1], self.ns.scope(c[1], int(c[2]))
-                                                        .qualname), "call")
-            elif tag in ("I", "IS"):
-                for c in self.ns.class_attr(v[1], int(v[2]), "__call__", 0):
-                    if c[0] == "S":
-                        self.add(src, node_name(c[1], self.ns.scope(c[1], int(c[2])).qualname),
-                                 "call")
-                        best = "resolved"
-            elif tag == "X":
-                self.outside(src, "external", v[1])
-                best = "external" if best != "resolved" else best
-            elif tag == "B":
-                self.outside(src, "builtin", v[1])
-                best = "builtin" if best not in ("resolved", "external") else best
-            elif tag == "L":
-                best = "resolved"  # a lambda's calls are edges of the scope defining it
+        if self._generation != self.ns.generation:  # the memos it was made from went
+            self._plans.clear()
+            self._generation = self.ns.generation
+        shared = type(values) is frozenset  # a memo's set: many calls meet it again
+        plan = self._plans.get(values) if shared else None  # type: ignore[call-overload]
+        if plan is None:
+            plan = self._plan(values)
+            if shared:
+                self._plans[values] = plan  # type: ignore[index]
+        targets, best = plan
+        g = self.g
+        for dst, outside in targets:
+            if outside and dst not in g:
+                g.add_node(dst, kind=outside)
+            g.add_edge(src, dst, "call")
         if best == "unknown":
             self.outside(src, "unknown", ref)
         if count:
-            self._count(src, "calls")
-            self._count(src, best)
+            row = self._row(src)
+            row[0] += 1
+            row[_STAT[best]] += 1
         return best
 
+    def _plan(self, values: AbstractSet[Value]) -> tuple[tuple[tuple[str, str], ...], str]:
+        """What calling ``values`` adds, in order: (target, its kind when it is outside
+        the tree) per edge, and the outcome."""
+        ns = self.ns
+        targets: list[tuple[str, str]] = []
+        best = "unknown"
+        for v in ordered(values):
+            tag = v[0]
+            if tag in ("S", "BM"):
+                mod, i = v[1], int(v[2])
+                s = ns.scope(mod, i)
+                targets.append((node_name(mod, s.qualname), ""))
+                best = "resolved"
+                if s.kind == "class":
+                    for init in ("__init__", "__new__", "__post_init__"):
+                        targets += [(node_name(c[1], ns.scope(c[1], int(c[2])).qualname), "")
+                                    for c in ordered(ns.class_attr(mod, i, init, 0))
+                                    if c[0] == "S"]
+            elif tag in ("I", "IS"):
+                for c in ordered(ns.class_attr(v[1], int(v[2]), "__call__", 0)):
+                    if c[0] == "S":
+                        targets.append((node_name(c[1], ns.scope(c[1], int(c[2])).qualname),
+                                        ""))
+                        best = "resolved"
+            elif tag == "X":
+                targets.append((f"external:{v[1]}", "external"))
+                best = "external" if best != "resolved" else best
+            elif tag == "B":
+                targets.append((f"builtin:{v[1]}", "builtin"))
+                best = "builtin" if best not in ("resolved", "external") else best
+            elif tag == "L":
+                best = "resolved"  # a lambda's calls are edges of the scope defining it
+        return tuple(targets), best
 
-def _functions(ns: Namespaces, values: Iterable[Value]) -> list[tuple[str, int, bool]]:
+    def functions(self, values: AbstractSet[Value]) -> list[tuple[str, int, bool]]:
+        """:func:`_functions` of a resolved argument (the same sets recur)."""
+        if type(values) is not frozenset:
+            return _functions(self.ns, values)
+        hit = self._functions.get(values)
+        if hit is None:
+            hit = self._functions[values] = _functions(self.ns, values)
+        return hit
+
+
+def _functions(ns: Namespaces, values: AbstractSet[Value]) -> list[tuple[str, int, bool]]:
     out = []
-    for v in values:
+    for v in ordered(values):
         if v[0] in ("S", "BM") and ns.scope(v[1], int(v[2])).kind == "function":
             out.append((v[1], int(v[2]), v[0] == "BM"))
     return out
 
 
 def bind_args(ns: Namespaces, edges: EdgeWriter, src: str, mod: str, i: int,
-               callee: set[Value], args: tuple[tuple[str, str], ...]) -> None:
+               callee: AbstractSet[Value], args: tuple[tuple[str, str], ...]) -> None:
     """Functions passed as arguments: bound to the tree function's parameters (its calls
     of them resolve later), or called on the caller's behalf by code outside the tree."""
+    functions = [(key, passed) for key, ref in args
+                 if (passed := edges.functions(ns.resolve(mod, i, ref)))]
+    if not functions:  # most arguments are no functions: nothing to bind
+        return
     targets = _functions(ns, callee)
-    for v in callee:  # a class called: its __init__ takes the arguments
+    for v in ordered(callee):  # a class called: its __init__ takes the arguments
         if v[0] == "S" and ns.scope(v[1], int(v[2])).kind == "class":
             targets += _functions(ns, ns.class_attr(v[1], int(v[2]), "__init__", 0, bound=True))
     outside = not targets and not any(v[0] == "B" and v[1] in _NO_CALL for v in callee) \
         and not any(v[0] in ("S", "I", "IS") for v in callee)
-    for key, ref in args:
-        passed = _functions(ns, ns.resolve(mod, i, ref))
-        if not passed:
-            continue
+    for key, passed in functions:
         if outside:
             for m, j, _ in passed:
                 edges.add(src, node_name(m, ns.scope(m, j).qualname), "call")
@@ -237,6 +281,7 @@ def module_imports(summary: FileSummary) -> tuple[str, ...]:
     return tuple(sorted({m for _, _, m, _, lvl in summary.imports if m and lvl == 0}))
 
 
+@paused_gc()
 def build_graph(modules: Mapping[str, tuple[str, FileSummary]], config: CollectionConfig
                 ) -> CallGraph:
     """The call graph of a tree: ``modules`` maps each path to (module name, summary)."""
@@ -309,7 +354,7 @@ def _module_edges(ns: Namespaces, edges: EdgeWriter, mod: str, summary: FileSumm
             if s.kind == "class":
                 edges.add(parent, src, "body")
                 for base in s.bases:
-                    for v in ns.resolve(mod, s.parent, base):
+                    for v in ordered(ns.resolve(mod, s.parent, base)):
                         if v[0] == "S":
                             edges.add(src, node_name(v[1], ns.scope(v[1], int(v[2])).qualname),
                                       "inherit")

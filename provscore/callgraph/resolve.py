@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from provscore.callgraph.modules import ModuleIndex, resolve_relative
@@ -54,11 +55,16 @@ class Namespaces:
         self._refs: dict[tuple[str, int, str], frozenset[Value]] = {}
         self._attrs: dict[tuple[str, int, str, int, bool], frozenset[Value]] = {}
         self._subclasses: dict[tuple[str, int], list[tuple[str, int]]] | None = None
+        self.generation = 0  # how many times the memos were dropped
+        self._parsed: dict[str, ParsedRef] = {}  # ref -> its parts (a pure function)
+        # (module, class, name) -> what subclasses define (the tables do not change)
+        self._overrides: dict[tuple[str, int, str], frozenset[Value]] = {}
 
     def forget(self) -> None:
         """Drop the memos (after call sites bound more parameters)."""
         self._refs.clear()
         self._attrs.clear()
+        self.generation += 1
 
     def table(self, mod: str, i: int) -> dict[str, list[Binding]]:
         """Name -> bindings of scope ``i`` of ``mod``."""
@@ -97,13 +103,22 @@ class Namespaces:
         """What a bare name means in a scope (Python's LEGB; class bodies are not
         enclosing scopes of their methods)."""
         scopes = self.modules[mod].scopes
+        tables = self._tables.get(mod)
+        if tables is None:
+            tables = self._tables[mod] = self.fill(self.modules[mod])
         i, first = scope, True
-        while i >= 0:
+        while i >= 0:  # _in_scope of each scope outwards, inlined: most lookups miss
             s = scopes[i]
             if s.kind != "class" or first:
-                found = self._in_scope(mod, i, name, depth)
-                if found is not None:
-                    return found
+                if s.kind == "function" and name in s.params:
+                    return self._param(mod, i, name)
+                bindings = tables[i].get(name)
+                if bindings:
+                    return self._bound(mod, i, bindings, depth)
+                if i == 0:
+                    found = self._star(mod, name, depth)
+                    if found is not None:
+                        return found
             first = False
             i = s.parent
         if name in _BUILTINS:
@@ -116,13 +131,19 @@ class Namespaces:
             return self._param(mod, i, name)
         bindings = self.table(mod, i).get(name)
         if bindings:
-            out: set[Value] = set()
-            for b in bindings:
-                out |= self._binding(mod, i, b, depth)
-            return out
+            return self._bound(mod, i, bindings, depth)
         if i == 0:
             return self._star(mod, name, depth)
         return None
+
+    def _bound(self, mod: str, i: int, bindings: list[Binding], depth: int) -> set[Value]:
+        """What the bindings of a name in scope ``i`` give it (the union)."""
+        if len(bindings) == 1:
+            return self._binding(mod, i, bindings[0], depth)
+        out: set[Value] = set()
+        for b in bindings:
+            out |= self._binding(mod, i, b, depth)
+        return out
 
     def _param(self, mod: str, i: int, name: str) -> set[Value]:
         s = self.modules[mod].scopes[i]
@@ -208,7 +229,7 @@ class Namespaces:
         out = [key]
         s = self.modules[mod].scopes[cls]
         for base in s.bases:
-            for v in self.resolve(mod, s.parent, base, 1):
+            for v in ordered(self.resolve(mod, s.parent, base, 1)):
                 if v[0] == "S" and self.scope(v[1], int(v[2])).kind == "class":
                     for entry in self.mro(v[1], int(v[2])):
                         if entry not in out:
@@ -227,9 +248,16 @@ class Namespaces:
                             self._subclasses.setdefault(base, []).append((m, i))
         return self._subclasses.get((mod, cls), [])
 
-    def overrides(self, mod: str, cls: int, name: str) -> set[Value]:
+    def overrides(self, mod: str, cls: int, name: str) -> AbstractSet[Value]:
         """Methods named ``name`` that subclasses define themselves (``self.name()`` in a
         base class runs them on their instances)."""
+        key = (mod, cls, name)
+        hit = self._overrides.get(key)
+        if hit is None:
+            hit = self._overrides[key] = frozenset(self._overriding(mod, cls, name))
+        return hit
+
+    def _overriding(self, mod: str, cls: int, name: str) -> set[Value]:
         out: set[Value] = set()
         subclasses = self.subclasses(mod, cls) if self._subclasses_of is None else \
             self._subclasses_of(self, mod, cls, name)
@@ -242,14 +270,14 @@ class Namespaces:
         return out
 
     def class_attr(self, mod: str, cls: int, name: str, depth: int, *, skip: int = 0,
-                   bound: bool = False) -> set[Value]:
+                   bound: bool = False) -> AbstractSet[Value]:
         key = (mod, cls, name, skip, bound)
         hit = self._attrs.get(key)
         if hit is None:
             self._attrs[key] = frozenset()
             hit = self._attrs[key] = frozenset(self._class_attr(mod, cls, name, depth, skip,
                                                                 bound))
-        return set(hit)
+        return hit
 
     def _class_attr(self, mod: str, cls: int, name: str, depth: int, skip: int, bound: bool
                     ) -> set[Value]:
@@ -268,8 +296,9 @@ class Namespaces:
 
     # ------------------------------------------------------------------ refs
 
-    def resolve(self, mod: str, scope: int, ref: str, depth: int = 0) -> set[Value]:
-        """Every value ``ref`` may have in ``scope`` of ``mod``."""
+    def resolve(self, mod: str, scope: int, ref: str, depth: int = 0) -> AbstractSet[Value]:
+        """Every value ``ref`` may have in ``scope`` of ``mod`` (a shared set: read it,
+        never change it)."""
         if ref == "?" or depth > _MAX_DEPTH:
             return {("U", ref)}
         if ref == LAMBDA:
@@ -282,24 +311,19 @@ class Namespaces:
             if len(values) > _MAX_VALUES:  # a union this wide says nothing: unknown
                 values = {("U", ref)}
             hit = self._refs[key] = frozenset(values)
-        return set(hit)
+        return hit
 
-    def _resolve(self, mod: str, scope: int, ref: str, depth: int) -> set[Value]:
-        head, _, rest = ref.partition(".")
-        name, ops = _split(head)
-        if name == "super" and ops[:1] == ["()"]:
-            values = self._super(mod, scope)
-            ops = ops[1:]
-        else:
-            values = self.lookup(mod, scope, name + "[]" * ops.count("[]"), depth) \
-                if ops and ops[0] == "[]" else self.lookup(mod, scope, name, depth)
-            ops = [o for o in ops if o != "[]"] if ops and ops[0] == "[]" else ops
+    def _resolve(self, mod: str, scope: int, ref: str, depth: int) -> AbstractSet[Value]:
+        parsed = self._parsed.get(ref)
+        if parsed is None:
+            parsed = self._parsed[ref] = _parse_ref(ref)
+        name, ops, attrs = parsed
+        values: AbstractSet[Value] = self._super(mod, scope) if name is None else \
+            self.lookup(mod, scope, name, depth)
         values = self._apply(values, ops, depth)
-        for seg in rest.split(".") if rest else ():
-            name, ops = _split(seg)
-            elem = bool(ops) and ops[0] == "[]"
-            values = self._attr(values, name + ("[]" if elem else ""), depth)
-            values = self._apply(values, ops[1:] if elem else ops, depth)
+        for attr, attr_ops in attrs:
+            values = self._attr(values, attr, depth)
+            values = self._apply(values, attr_ops, depth)
         return values
 
     def _super(self, mod: str, scope: int) -> set[Value]:
@@ -309,9 +333,9 @@ class Namespaces:
             i = scopes[i].parent
         return {("SUPER", mod, str(i))} if i >= 0 else {("U", "super()")}
 
-    def _attr(self, values: set[Value], name: str, depth: int) -> set[Value]:
+    def _attr(self, values: AbstractSet[Value], name: str, depth: int) -> set[Value]:
         out: set[Value] = set()
-        for v in values:
+        for v in ordered(values):
             tag = v[0]
             if tag == "M":
                 out |= self.module_attr(v[1], name, depth + 1)
@@ -334,13 +358,14 @@ class Namespaces:
                 out.add(("U", name))
         return out
 
-    def _apply(self, values: set[Value], ops: list[str], depth: int) -> set[Value]:
+    def _apply(self, values: AbstractSet[Value], ops: tuple[str, ...], depth: int
+               ) -> AbstractSet[Value]:
         for op in ops:
             if op != "()":
                 values = {("U", "[]")}
                 continue
             nxt: set[Value] = set()
-            for v in values:
+            for v in ordered(values):
                 nxt |= self._called(v, depth)
             values = nxt
         return values
@@ -360,7 +385,7 @@ class Namespaces:
         if tag in ("I", "IS"):
             call = self.class_attr(v[1], int(v[2]), "__call__", depth, bound=True)
             out = set()
-            for c in call:
+            for c in ordered(call):
                 out |= self._called(c, depth + 1)
             return out
         if tag in ("X", "B"):
@@ -372,6 +397,30 @@ class Namespaces:
         return {("U", "()")}
 
 
+#: A ref taken apart: the name looked up first (None: ``super()``), the operations
+#: applied to it, then each attribute and its operations.
+ParsedRef = tuple[str | None, tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]
+
+
+def _parse_ref(ref: str) -> ParsedRef:
+    head, _, rest = ref.partition(".")
+    name, ops = _split(head)
+    lookup: str | None = name
+    if name == "super" and ops[:1] == ["()"]:
+        lookup, ops = None, ops[1:]
+    elif ops and ops[0] == "[]":  # `x[]`: what the elements of x are bound to
+        lookup = name + "[]" * ops.count("[]")
+        ops = [o for o in ops if o != "[]"]
+    attrs: list[tuple[str, tuple[str, ...]]] = []
+    for seg in rest.split(".") if rest else ():
+        attr, attr_ops = _split(seg)
+        if attr_ops and attr_ops[0] == "[]":
+            attrs.append((attr + "[]", tuple(attr_ops[1:])))
+        else:
+            attrs.append((attr, tuple(attr_ops)))
+    return lookup, tuple(ops), tuple(attrs)
+
+
 def _split(seg: str) -> tuple[str, list[str]]:
     ops: list[str] = []
     while seg.endswith(("()", "[]")):
@@ -379,6 +428,21 @@ def _split(seg: str) -> tuple[str, list[str]]:
         seg = seg[:-2]
     ops.reverse()
     return seg, ops
+
+
+def ordered(values: AbstractSet[Value]) -> Iterable[Value]:
+    """``values`` in a fixed order, definitions of a module in source order: what
+    resolving one of them looks up can depend on what was looked up before (a name being
+    resolved reads as empty to a cycle back to it; the first of two possible bases
+    comes first in the method resolution order), so sets, whose order follows the hash
+    seed, are walked sorted."""
+    return values if len(values) < 2 else sorted(values, key=_value_order)
+
+
+def _value_order(v: Value) -> tuple[str, str, int, str]:
+    if len(v) > 2 and v[2].isdigit():  # ("S", module, scope index)
+        return v[0], v[1], int(v[2]), ""
+    return v[0], "", -1, ".".join(v[1:])
 
 
 def _owning_class(scopes: tuple[Scope, ...], i: int) -> int:

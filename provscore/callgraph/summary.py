@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import ast
 import gc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from operator import attrgetter
 
 from provscore.callgraph.trees import parse_shared
 
@@ -23,6 +26,10 @@ FORMAT = 4
 
 UNKNOWN = "?"
 LAMBDA = "<lambda>"
+# The node classes the hot paths compare with `type(node) is` (a parsed tree holds no
+# subclasses of them).
+_Name, _Attribute, _Call, _Subscript, _Constant = (ast.Name, ast.Attribute, ast.Call,
+                                                   ast.Subscript, ast.Constant)
 
 # A scope: (qualname, kind, parent, start, end, params, bases, decorators, calls, assigns,
 # returns, fixture, usefixtures). kind: "module" | "class" | "function".
@@ -81,16 +88,24 @@ def _scope_record(s: Scope) -> tuple[object, ...]:
 
 def ref_of(node: ast.expr | None) -> str:
     """The ref spelling of an expression, or ``?``."""
+    if isinstance(node, ast.Name):  # the most common callees first
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
     parts: list[str] = []
     while node is not None:
-        if isinstance(node, ast.Name):
+        kind = type(node)
+        if kind is _Name:
+            assert isinstance(node, ast.Name)
             parts.append(node.id)
             break
-        if isinstance(node, ast.Attribute):
+        if kind is _Attribute:
+            assert isinstance(node, ast.Attribute)
             parts.append(node.attr)
             node = node.value
-        elif isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Name) and node.func.id == "super":
+        elif kind is _Call:
+            assert isinstance(node, ast.Call)
+            if type(node.func) is _Name and node.func.id == "super":
                 parts.append("super()")
                 break
             inner = ref_of(node.func)
@@ -98,13 +113,15 @@ def ref_of(node: ast.expr | None) -> str:
                 return UNKNOWN
             parts.append(inner + "()")
             break
-        elif isinstance(node, ast.Subscript):
+        elif kind is _Subscript:
+            assert isinstance(node, ast.Subscript)
             inner = ref_of(node.value)
             if inner == UNKNOWN:
                 return UNKNOWN
             parts.append(inner + "[]")
             break
-        elif isinstance(node, ast.Await):
+        elif kind is ast.Await:
+            assert isinstance(node, ast.Await)
             node = node.value
         else:
             return UNKNOWN
@@ -113,15 +130,21 @@ def ref_of(node: ast.expr | None) -> str:
 
 def _value_refs(node: ast.expr | None) -> tuple[str, ...]:
     """What an assigned or returned value may be: a ref, or each branch and element."""
-    if node is None:
+    if isinstance(node, ast.Name):
+        return (node.id,)
+    kind = type(node)
+    if kind is _Constant or node is None:
         return ()
-    if isinstance(node, ast.IfExp):
+    if kind is ast.IfExp:
+        assert isinstance(node, ast.IfExp)
         return _value_refs(node.body) + _value_refs(node.orelse)
-    if isinstance(node, ast.BoolOp):
+    if kind is ast.BoolOp:
+        assert isinstance(node, ast.BoolOp)
         return tuple(r for v in node.values for r in _value_refs(v))
-    if isinstance(node, ast.NamedExpr):
+    if kind is ast.NamedExpr:
+        assert isinstance(node, ast.NamedExpr)
         return _value_refs(node.value)
-    if isinstance(node, ast.Lambda):
+    if kind is ast.Lambda:
         return (LAMBDA,)  # its calls are the enclosing scope's; calling it adds none
     ref = ref_of(node)
     return (ref,) if ref != UNKNOWN else ()
@@ -212,17 +235,29 @@ def _params(args: ast.arguments) -> tuple[str, ...]:
 
 def _call_args(call: ast.Call) -> tuple[tuple[str, str], ...]:
     """Arguments that may be functions (names, attributes, elements): (key, ref)."""
+    args, keywords = call.args, call.keywords
+    if not args and not keywords:
+        return ()
     out: list[tuple[str, str]] = []
-    for i, a in enumerate(call.args):
-        if isinstance(a, ast.Starred):
+    for i, a in enumerate(args):
+        kind = type(a)
+        if kind is _Constant:
+            continue
+        if kind is _Name:
+            out.append((_POSITION[i] if i < 32 else str(i), a.id))  # type: ignore[attr-defined]
+            continue
+        if kind is ast.Starred:
             break  # positions after a star are unknown
         for ref in _value_refs(a):
             out.append((str(i), ref))
-    for kw in call.keywords:
+    for kw in keywords:
         if kw.arg is not None:
             for ref in _value_refs(kw.value):
                 out.append((kw.arg, ref))
     return tuple(out)
+
+
+_POSITION = tuple(str(i) for i in range(32))
 
 
 def _walk_body(b: _Builder, body: list[ast.stmt], scope: int, prefix: str) -> None:
@@ -261,10 +296,12 @@ def _walk_def(b: _Builder, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Cl
 
 
 def _walk_stmt(b: _Builder, stmt: ast.stmt, scope: int, prefix: str) -> None:
-    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-        _walk_def(b, stmt, scope, prefix)
+    kind = type(stmt)
+    if kind in _DEFS:
+        _walk_def(b, stmt, scope, prefix)  # type: ignore[arg-type]
         return
-    if isinstance(stmt, ast.Import):
+    if kind is ast.Import:
+        assert isinstance(stmt, ast.Import)
         for alias in stmt.names:
             local = alias.asname or alias.name.split(".", 1)[0]
             # `import a.b` binds `a`; `import a.b as c` binds c to a.b.
@@ -272,11 +309,19 @@ def _walk_stmt(b: _Builder, stmt: ast.stmt, scope: int, prefix: str) -> None:
             if not alias.asname and "." in alias.name:
                 b.imports.append((scope, "\x00" + alias.name, alias.name, "", 0))
         return
-    if isinstance(stmt, ast.ImportFrom):
+    if kind is ast.ImportFrom:
+        assert isinstance(stmt, ast.ImportFrom)
         for alias in stmt.names:
             b.imports.append((scope, alias.asname or alias.name, stmt.module or "",
                               alias.name, stmt.level))
         return
+    if kind in _BINDS:
+        _walk_binding(b, stmt, scope)
+    _walk_children(b, stmt, scope, prefix)
+
+
+def _walk_binding(b: _Builder, stmt: ast.stmt, scope: int) -> None:
+    """What an assignment, ``return``, ``for`` or ``with`` binds in ``scope``."""
     if isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign):
         value = stmt.value
         targets: list[ast.expr] = list(stmt.targets) if isinstance(stmt, ast.Assign) \
@@ -297,23 +342,21 @@ def _walk_stmt(b: _Builder, stmt: ast.stmt, scope: int, prefix: str) -> None:
                 name = _target_name(item.optional_vars)
                 if name:
                     b.assigns[scope].append((name, _value_refs(item.context_expr)))
-    for child in ast.iter_child_nodes(stmt):
-        if isinstance(child, ast.stmt):
-            _walk_stmt(b, child, scope, prefix)
-        elif isinstance(child, ast.expr):
-            _walk_expr(b, child, scope)
-        elif isinstance(child, ast.excepthandler | ast.match_case):
-            _walk_handler(b, child, scope, prefix)
 
 
-def _walk_handler(b: _Builder, node: ast.AST, scope: int, prefix: str) -> None:
-    for child in ast.iter_child_nodes(node):
-        if isinstance(child, ast.stmt):
-            _walk_stmt(b, child, scope, prefix)
-        elif isinstance(child, ast.expr):
-            _walk_expr(b, child, scope)
-        elif isinstance(child, ast.pattern):
-            _walk_handler(b, child, scope, prefix)
+def _walk_children(b: _Builder, node: ast.AST, scope: int, prefix: str) -> None:
+    """The statements, expressions, handlers and patterns directly under ``node``, in
+    field order (other children, such as a ``with`` statement's items, are not read)."""
+    roles = _ROLE
+    for value in _child_values(node):
+        for child in value if type(value) is list else (value,):
+            role = roles.get(type(child), 0)
+            if role == _EXPR:
+                _walk_expr(b, child, scope)  # type: ignore[arg-type]
+            elif role == _STMT:
+                _walk_stmt(b, child, scope, prefix)  # type: ignore[arg-type]
+            elif role == _HANDLER:
+                _walk_children(b, child, scope, prefix)  # type: ignore[arg-type]
 
 
 def _bind(b: _Builder, scope: int, targets: list[ast.expr], value: ast.expr) -> None:
@@ -337,10 +380,12 @@ def _bind_pairs(b: _Builder, scope: int, targets: list[ast.expr], values: list[a
         _bind(b, scope, [t], v)
 
 
-# Fields that never hold a child expression: skipping them (above all `ctx`, a Load or
-# Store node on every name) makes the walk about twice as fast as ast.iter_child_nodes.
+# Fields that never hold a child node that can hold a call: skipping them (above all
+# `ctx`, a Load or Store node on every name, and the operator of every operation) saves
+# pushing and popping millions of nodes that hold nothing.
 _LEAF_FIELDS = frozenset({"ctx", "id", "attr", "arg", "name", "kind", "type_comment",
-                          "asname", "module", "level", "conversion", "is_async"})
+                          "asname", "module", "level", "conversion", "is_async", "op", "ops",
+                          "names", "simple", "lineno", "tag", "kwd_attrs"})
 
 
 def _node_classes(root: type) -> list[type]:
@@ -352,52 +397,113 @@ def _node_classes(root: type) -> list[type]:
 
 
 def _fields_of(kind: type) -> tuple[str, ...]:
-    if kind is ast.Constant:
-        return ()
+    if kind is ast.Constant or kind is ast.MatchSingleton:
+        return ()  # their value is a Python constant, never a node
     return tuple(f for f in getattr(kind, "_fields", ()) if f not in _LEAF_FIELDS)
 
 
-#: The fields of every ast node class that may hold child nodes (a constant table).
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {k: _fields_of(k) for k in _node_classes(ast.AST)}
+def _values_getter(fields: tuple[str, ...]) -> Callable[[ast.AST], tuple[object, ...]]:
+    """``node -> (field value, ...)`` in one C call (``attrgetter`` of one field returns
+    the value itself, so that one is wrapped)."""
+    if len(fields) == 1:
+        one = attrgetter(fields[0])
+        return lambda node: (one(node),)
+    return attrgetter(*fields)
+
+
+_CLASSES = _node_classes(ast.AST)
+#: Per node class, its fields that may hold child nodes, read in one call (constant).
+_GETTERS: dict[type, Callable[[ast.AST], tuple[object, ...]] | None] = {
+    k: _values_getter(f) if (f := _fields_of(k)) else None for k in _CLASSES}
+# What a child node is to the walk.
+_STMT, _EXPR, _HANDLER = 1, 2, 3
+_ROLE: dict[type, int] = {
+    k: _STMT if issubclass(k, ast.stmt) else
+    _EXPR if issubclass(k, ast.expr) and _GETTERS[k] is not None else
+    _HANDLER if issubclass(k, ast.excepthandler | ast.match_case | ast.pattern) else 0
+    for k in _CLASSES}
+#: Expression nodes the walk descends into (names and constants hold nothing).
+_DESCEND = frozenset(k for k in _CLASSES if _GETTERS[k] is not None)
+_DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+_BINDS = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.For,
+                    ast.AsyncFor, ast.With, ast.AsyncWith})
+
+
+def _child_values(node: ast.AST) -> tuple[object, ...]:
+    get = _GETTERS.get(type(node))
+    return get(node) if get is not None else ()
 
 
 def _walk_expr(b: _Builder, node: ast.expr, scope: int) -> None:
-    """Every call under an expression (lambdas and comprehensions run in this scope)."""
+    """Every call under an expression (lambdas and comprehensions run in this scope).
+
+    Depth first, last child first; only nodes that can hold a call are pushed. The most
+    common nodes (calls, binary operations, attributes) are taken apart inline, in the
+    order the generic field walk would push their children."""
     stack: list[ast.AST] = [node]
+    pop, push = stack.pop, stack.append
     calls = b.calls[scope]
-    AST, Call, NamedExpr = ast.AST, ast.Call, ast.NamedExpr  # hot loop
+    getters, descend = _GETTERS, _DESCEND
+    Call, BinOp, Attribute, NamedExpr = ast.Call, ast.BinOp, ast.Attribute, ast.NamedExpr
     while stack:
-        n = stack.pop()
+        n = pop()
         kind = type(n)
         if kind is Call:
             assert isinstance(n, ast.Call)
             calls.append((n.lineno, ref_of(n.func), _call_args(n)))
-        elif kind is NamedExpr:
+            if type(n.func) in descend:
+                push(n.func)
+            stack.extend([v for v in n.args if type(v) in descend])
+            # A keyword holds only its value: pushed in the keyword's place.
+            stack.extend([k.value for k in n.keywords if type(k.value) in descend])
+            continue
+        if kind is BinOp:
+            assert isinstance(n, ast.BinOp)
+            if type(n.left) in descend:
+                push(n.left)
+            if type(n.right) in descend:
+                push(n.right)
+            continue
+        if kind is Attribute:
+            assert isinstance(n, ast.Attribute)
+            if type(n.value) in descend:
+                push(n.value)
+            continue
+        if kind is NamedExpr:
             assert isinstance(n, ast.NamedExpr)
             name = _target_name(n.target)
             if name:
                 b.assigns[scope].append((name, _value_refs(n.value)))
-        for field in _CHILD_FIELDS.get(kind) or _fields_of(kind):
-            value = getattr(n, field, None)
+        get = getters[kind]
+        if get is None:
+            continue
+        for value in get(n):
             if type(value) is list:
-                stack.extend(v for v in value if isinstance(v, AST))
-            elif isinstance(value, AST):
-                stack.append(value)
+                stack.extend([v for v in value if type(v) in descend])
+            elif type(value) in descend:
+                push(value)  # type: ignore[arg-type]
 
 
-def summarise(source: bytes) -> FileSummary:
-    """The summary of one Python file; a file ``ast`` cannot parse has ``error`` set.
-
-    The cyclic GC is paused meanwhile: a tree holds no cycles (it is freed by reference
-    counting), and collections triggered by its many allocations cost more than the parse.
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """The cyclic GC paused meanwhile (nested pauses keep it paused until the outermost
+    ends). Trees, summaries, name tables and graphs hold no reference cycles, so they are
+    freed by reference counting; every collection their many allocations trigger only
+    traverses everything alive (a cold build of sympy spent a third of its time in them).
     """
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _summarise(source)
+        yield
     finally:
         if paused:
             gc.enable()
+
+
+def summarise(source: bytes) -> FileSummary:
+    """The summary of one Python file; a file ``ast`` cannot parse has ``error`` set."""
+    with paused_gc():
+        return _summarise(source)
 
 
 def _summarise(source: bytes) -> FileSummary:
