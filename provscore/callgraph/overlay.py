@@ -157,8 +157,9 @@ def overlay_graph(base: CallGraph, changed: Mapping[str, FileSummary | None],
     unparsed.update((p, s.error) for p, s in changed.items() if s is not None and s.error)
     imports = {m: i for m, i in base.imports_by_module.items() if m not in reread}
     imports.update((m, module_imports(s)) for m, s in mods.items() if not s.error)
-    if g.uncalled(edges.removed):  # outside nodes nothing calls any more go, as in a full
-        g = g.without_paths(frozenset())[0]  # build
+    # Outside nodes that nothing calls any more go, as in a full build.
+    if g.uncalled(edges.removed):
+        g = g.without_paths(frozenset())[0]
     return CallGraph(g, index, symbols, tests, dict(index.by_path), total_stats(counts.values()),
                      unparsed, _Scopes(base.scopes_by_path, changed, index.by_path), imports,
                      counts)
