@@ -4,12 +4,16 @@
 kinds compared (``call``, ``decorator``, ``import``, ``inherit``, ``fixture``), written
 ``"src -> dst kind"``: what the code can do when it runs, checked by reading it. Used by
 tests/test_callgraph.py (every edge, exactly) and benchmarks/bench_callgraph.py
-(precision and recall over all cases).
+(precision and recall over all cases). They were written together with the resolver:
+tests/callgraph_blind_cases.py is the blind set.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+KINDS = frozenset({"call", "decorator", "import", "inherit", "fixture"})
+OUTSIDE = ("external:", "builtin:", "unknown:")
 
 
 @dataclass(frozen=True)
@@ -18,6 +22,19 @@ class GraphCase:
     category: str
     files: dict[str, str]
     expected: frozenset[str]
+
+
+def found_edges(files: dict[str, str]) -> frozenset[str]:
+    """The edges the call graph finds between the program's definitions, in the cases'
+    notation (the kinds compared, no external, builtin or unknown callee)."""
+    from provscore.callgraph.graph import build_graph
+    from provscore.callgraph.summary import summarise
+    from provscore.change.collection import CollectionConfig
+
+    graph = build_graph({p: ("", summarise(src.encode())) for p, src in files.items()},
+                        CollectionConfig())
+    return frozenset(f"{u} -> {v} {k}" for u, v, k in graph.graph.edges(data="kind")
+                     if k in KINDS and not v.startswith(OUTSIDE))
 
 
 def _case(name: str, category: str, files: dict[str, str], *edges: str) -> GraphCase:
