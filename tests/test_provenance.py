@@ -116,6 +116,38 @@ def test_helper_module_imported_by_tests(repo: GitRepo) -> None:
     assert "PS105" in codes_of(r)
 
 
+_HELPER = ("class Asserts:\n"
+           "    def check_rows(self, rows, expected, width=3):\n"
+           "        for i, row in enumerate(rows):\n"
+           "            print('checking {!r} at {}'.format(row, i))\n"
+           "            self.assertEqual(row, expected[i], msg='{:>{}}'.format(i, width))\n")
+
+
+def test_a_helper_oracle_rewritten_as_the_same_program_is_unchanged(repo: GitRepo) -> None:
+    """pyparsing 3.1 rewrote its test helpers' `.format` calls as f-strings, and projects
+    reformat their helpers: the same program is no PS105. A rewrite not shown to be the
+    same (`.format` arguments used out of order) still is, as is a changed check."""
+    repo.commit({"tests/helpers.py": _HELPER,
+                 T: "from tests.helpers import Asserts\n\ndef test_a():\n"
+                    "    Asserts().check_rows([1], [1])\n"})
+    same = ("class Asserts:\n"
+            "    def check_rows(self, rows, expected, width=3):\n"
+            "        \"\"\"Every row equals its expected value.\"\"\"\n"
+            "        for i, row in enumerate(rows):\n"
+            "            # progress for the log\n"
+            "            print(f'checking {row!r} at {i}')\n"
+            "            self.assertEqual(\n"
+            "                row,\n"
+            "                expected[i],\n"
+            "                msg='{:>{}}'.format(i, width),\n"
+            "            )\n")
+    assert codes_of(static(repo, {"tests/helpers.py": same})) == []
+    swapped = same.replace("f'checking {row!r} at {i}'", "'checking {1!r} at {0}'.format(i, row)")
+    assert "PS105" in codes_of(static(repo, {"tests/helpers.py": swapped}))
+    weaker = same.replace("self.assertEqual(", "self.assertIn(")
+    assert "PS105" in codes_of(static(repo, {"tests/helpers.py": weaker}))
+
+
 def test_head_mode_matches_diff_mode(repo: GitRepo) -> None:
     base = repo.commit({T: "def test_a():\n    assert f() == 1\n    assert g() == 2\n"})
     repo.commit({T: "import pytest\n\n@pytest.mark.xfail\ndef test_a():\n    assert f() == 1\n"})
