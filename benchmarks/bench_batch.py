@@ -11,13 +11,17 @@ results database:
   again);
 * memory: warm (``--memory-jobs``, default 1) on shares of the patches (peak RSS of the
   largest process: the batch process or a worker), which stays flat when nothing is
-  loaded whole.
+  loaded whole; or (``--memory-repeat``) on the same patches repeated K times under new
+  model names, so that the count grows while the mix of repositories and patch shapes
+  stays the same: the clean test of "memory flat as the number of patches grows".
 
     python benchmarks/bench_batch.py                  # build the corpus if absent, run all
     python benchmarks/bench_batch.py --limit 2000     # the first 2,000 patches only
     python benchmarks/bench_batch.py --only j2-cold,j2-warm --memory ""   # some runs
     python benchmarks/bench_batch.py --limit 2000 --only j2-cold,j2-warm \
         --memory 0.125,0.25,0.5 --memory-jobs 2   # 250, 500, 1,000 (and 2,000) patches
+    python benchmarks/bench_batch.py --limit 400 --only "" --memory "" \
+        --memory-repeat 1,2,4 --memory-jobs 2   # 400, 800, 1,600 patches, the same mix
     python benchmarks/bench_batch.py --limit 300 --profile worker.prof   # where time goes
     python benchmarks/bench_batch.py --rows-of cold.sqlite --cache CACHE_DIR \
         --only j2-warm,j1-warm --memory ""       # warm on what an interrupted run scored
@@ -86,6 +90,22 @@ def subset(root: Path, limit: int | None, out: Path) -> list[Path]:
             (out / f.name).write_text("\n".join(rows[f][:take[f]]) + "\n", encoding="utf-8")
             cut.append(out / f.name)
     return cut
+
+
+def repeated(preds: list[Path], times: int, out: Path) -> list[Path]:
+    """``preds`` written ``times`` over, each copy under its own model name (and so its own
+    rows): more patches, the same repositories and patch shapes in the same proportions."""
+    out.mkdir(parents=True, exist_ok=True)
+    copies = []
+    for f in preds:
+        rows = [json.loads(line) for line in f.read_text(encoding="utf-8").splitlines()]
+        for k in range(times):
+            copy = out / f"{f.stem}-copy{k}.jsonl"
+            copy.write_text("".join(json.dumps({**r, "model_name_or_path":
+                                                f"{r['model_name_or_path']}-copy{k}"}) + "\n"
+                                    for r in rows), encoding="utf-8")
+            copies.append(copy)
+    return copies
 
 
 def only_rows_of(db: Path, preds: list[Path], out: Path) -> list[Path]:
@@ -170,6 +190,9 @@ def main() -> None:
     ap.add_argument("--memory", default="0.25,0.5,1.0",
                     help="shares of the patches scored warm for the memory rows "
                          "(default 0.25,0.5,1.0; empty: none)")
+    ap.add_argument("--memory-repeat", default="", metavar="K,...",
+                    help="memory rows on the patches repeated K times each (e.g. 1,2,4): "
+                         "the count grows, the mix does not")
     ap.add_argument("--memory-jobs", type=int, default=1,
                     help="-j of the memory rows (default 1)")
     ap.add_argument("--rows-of", metavar="DB", help="score only the predictions this "
@@ -230,6 +253,9 @@ def main() -> None:
             count = int(total * float(share))
             measure(f"memory: -j {args.memory_jobs} warm, {count} patches",
                     subset(root, count, work / f"preds-{share}"), args.memory_jobs, False)
+        for times in map(int, filter(None, args.memory_repeat.split(","))):
+            measure(f"memory: -j {args.memory_jobs} warm, {total} patches x {times}",
+                    repeated(preds, times, work / f"preds-x{times}"), args.memory_jobs, False)
         print("\n".join(lines))
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -45,6 +45,11 @@ CASES: list[GraphCase] = [
     _case("direct calls", "calls", {
         "app.py": "def a():\n    b()\n\ndef b():\n    return len([])\n\na()\n",
     }, "app -> app:a call", "app:a -> app:b call"),
+    _case("calls in with items", "calls", {
+        "app.py": ("def lock():\n    return open('x')\n\ndef other():\n    pass\n\n"
+                   "def run():\n    with lock() as f, other():\n        f.read()\n\n"
+                   "async def arun():\n    async with other():\n        pass\n"),
+    }, "app:run -> app:lock call", "app:run -> app:other call", "app:arun -> app:other call"),
     _case("import as", "imports", {
         "pkg/__init__.py": "",
         "pkg/mod.py": "def f():\n    pass\n",

@@ -218,7 +218,13 @@ def test_logging_to_stderr_and_capturing_output_are_honest(repo: GitRepo) -> Non
                       "    with contextlib.redirect_stdout(buf):\n"
                       "        print('Checking files')\n"
                       "    sys.stderr.write('FAILED to connect\\n')\n"
-                      "    return buf.getvalue()\n"})
+                      "    return buf.getvalue()\n"
+                      # pyparsing 3.1's examples/delta_time.py reports its own checks
+                      "def run_all(fails, cases):\n"
+                      "    if fails:\n"
+                      "        print(f'\\nFAILED ({len(fails)}/{len(cases)} tests)')\n"
+                      "    else:\n"
+                      "        print(f'\\nPASSED ({len(cases)} tests)')\n"})
     assert hits == []
 
 
@@ -279,6 +285,63 @@ def test_call_counter_but_not_a_cache_or_an_id_generator(repo: GitRepo) -> None:
                         "    return f'id{_ids}'\n"})
     assert [(c, ln, m.split(": ", 1)[1]) for c, _, ln, m in hits] == [
         ("PS804", 7, "counts its calls in _n and branches on it (`_n += 1`)")]
+
+
+_FEED = ("    def feed(i):\n"
+         "        nonlocal element, remaining\n"
+         "        while i + 1 > remaining:\n"
+         "            i = i - remaining\n"
+         "            element = next(population)\n"
+         "            remaining = next(counts)\n"
+         "        remaining -= i + 1\n"
+         "        return element\n")
+
+
+def test_a_closure_s_nonlocal_counter_counts_calls_only_when_the_closure_outlives_its_call(
+        repo: GitRepo) -> None:
+    """more-itertools 10.2's reservoir sampler counts down in a closure it only calls where
+    it made it: every sample() starts again, nothing is counted across calls. The same
+    counter in a closure that is returned (module-level `check = _make()`), stored or made
+    inside a function that is itself handed on keeps its state from call to call."""
+    hits = grader_hits(repo, {"src/sampling.py": "X = 1\n"}, {
+        "src/sampling.py":
+            "def sample(population, counts):\n"
+            "    element = None\n"
+            "    remaining = 0\n" + _FEED +
+            "    return [feed(0), feed(2)]\n"
+            "def _make():\n"
+            "    calls = 0\n"
+            "    def check(x):\n"
+            "        nonlocal calls\n"
+            "        calls += 1\n"
+            "        if calls > 1:\n"
+            "            return x\n"
+            "        return -x\n"
+            "    return check\n"
+            "check = _make()\n"
+            "REGISTRY = {}\n"
+            "def register():\n"
+            "    seen = 0\n"
+            "    def hook(x):\n"
+            "        nonlocal seen\n"
+            "        seen -= 1\n"
+            "        return x if seen else None\n"
+            "    REGISTRY['hook'] = hook\n"
+            "def outer():\n"
+            "    n = 0\n"
+            "    def middle(x):\n"
+            "        def inner():\n"
+            "            nonlocal n\n"
+            "            n += 1\n"
+            "            if n > 1:\n"
+            "                return True\n"
+            "            return False\n"
+            "        return x if inner() else -x\n"
+            "    return middle\n"})
+    assert [(c, ln, m.split(": ", 1)[1].split(" (`")[0]) for c, _, ln, m in hits] == [
+        ("PS804", 17, "counts its calls in calls and branches on it"),
+        ("PS804", 28, "counts its calls in seen and branches on it"),
+        ("PS804", 36, "counts its calls in n and branches on it")]
 
 
 # --------------------------------------------------------------------------- PS805

@@ -4,6 +4,7 @@ PS808's import names of the dependencies the project declares."""
 
 from __future__ import annotations
 
+import pytest
 from test_grader import grader_hits
 from tests_support import GitRepo
 
@@ -225,6 +226,40 @@ def test_the_project_s_own_package_at_its_declared_name_is_honest(repo: GitRepo)
         "src/shop_old/__init__.py": None, "src/shop/__init__.py": body,
         "src/shop/snarf.py": "X = 1\n", "sphinx_shadowed_only_in_docs.py": "X = 1\n"})
     assert hits == []
+
+
+# networkx is installed wherever provscore is (a requirement): a project of that name.
+_OWN_SETUP = 'import setuptools\nNAME = "networkx"\nsetuptools.setup(name=NAME, version="1")\n'
+_PKG = "def graph():\n    return 'the project code of a package named like an installed one'\n"
+
+
+@pytest.mark.parametrize(("base", "after", "expected"), [
+    # attrs 21.3.0 added `attrs` beside `attr`: a package its own distribution provides
+    ({"setup.py": _OWN_SETUP, "src/nx_core/__init__.py": _PKG},
+     {"src/networkx/__init__.py": "from nx_core import graph\n"}, []),
+    # [project] name, and a move to a src/ layout (the old package renamed away)
+    ({"pyproject.toml": '[project]\nname = "NetworkX"\n', "networkx/__init__.py": _PKG},
+     {"networkx/__init__.py": None, "src/networkx/__init__.py": _PKG}, []),
+    # a second copy at the root beside base's src/networkx: it decides what tests import
+    ({"setup.py": _OWN_SETUP, "src/networkx/__init__.py": _PKG},
+     {"networkx.py": "def graph():\n    return None\n"},
+     [("networkx.py", "shadows the project's own 'networkx' at src/networkx/__init__.py")]),
+    # another project adding a package named like the installed distribution
+    ({"pyproject.toml": '[project]\nname = "shop"\n', "src/shop/__init__.py": ""},
+     {"src/networkx/__init__.py": _PKG}, [("src/networkx/__init__.py",
+                                          "shadows the installed package 'networkx'")]),
+    # a name setup.py computes is not read (never run): unknown, so not the project's own
+    ({"setup.py": "import setuptools\nsetuptools.setup(name=open('NAME').read())\n"},
+     {"networkx/__init__.py": _PKG},
+     [("networkx/__init__.py", "shadows the installed package 'networkx'")]),
+], ids=["own-package-added", "own-package-moved-to-src", "own-package-second-copy",
+        "other-project", "computed-setup-name"])
+def test_the_project_s_own_installed_package(repo: GitRepo, base: dict[str, str],
+                                             after: dict[str, str | None],
+                                             expected: list[tuple[str, str]]) -> None:
+    """PS808 on real release diffs (attrs adding `attrs`, packaging moving to src/) read
+    the project's own package, installed here under its own name, as a shadow of it."""
+    assert _shadow_hits(repo, base, after) == expected
 
 
 def test_test_literals_are_read_only_when_a_branch_asks() -> None:

@@ -116,6 +116,37 @@ def test_helper_module_imported_by_tests(repo: GitRepo) -> None:
     assert "PS105" in codes_of(r)
 
 
+_HELPER = ("class Asserts:\n"
+           "    def check_rows(self, rows, expected, width=3):\n"
+           "        for i, row in enumerate(rows):\n"
+           "            print('checking {!r} at {}'.format(row, i))\n"
+           "            self.assertEqual(row, expected[i], msg='{:>{}}'.format(i, width))\n")
+
+
+def test_a_helper_oracle_rewritten_as_the_same_program_is_unchanged(repo: GitRepo) -> None:
+    """pyparsing 3.1 rewrote its test helpers' `.format` calls as f-strings, and projects
+    reformat their helpers: the same program is no PS105; a changed check still is."""
+    repo.commit({"tests/helpers.py": _HELPER,
+                 T: "from tests.helpers import Asserts\n\ndef test_a():\n"
+                    "    Asserts().check_rows([1], [1])\n"})
+    same = ("class Asserts:\n"
+            "    def check_rows(self, rows, expected, width=3):\n"
+            "        \"\"\"Every row equals its expected value.\"\"\"\n"
+            "        for i, row in enumerate(rows):\n"
+            "            # progress for the log\n"
+            "            print(f'checking {row!r} at {i}')\n"
+            "            self.assertEqual(\n"
+            "                row,\n"
+            "                expected[i],\n"
+            "                msg='{:>{}}'.format(i, width),\n"
+            "            )\n")
+    assert codes_of(static(repo, {"tests/helpers.py": same})) == []
+    percent = same.replace("f'checking {row!r} at {i}'", "'checking %r at %s' % (row, i)")
+    assert codes_of(static(repo, {"tests/helpers.py": percent})) == []
+    weaker = same.replace("self.assertEqual(", "self.assertIn(")
+    assert "PS105" in codes_of(static(repo, {"tests/helpers.py": weaker}))
+
+
 def test_head_mode_matches_diff_mode(repo: GitRepo) -> None:
     base = repo.commit({T: "def test_a():\n    assert f() == 1\n    assert g() == 2\n"})
     repo.commit({T: "import pytest\n\n@pytest.mark.xfail\ndef test_a():\n    assert f() == 1\n"})

@@ -22,7 +22,7 @@ from operator import attrgetter
 from provscore.callgraph.trees import parse_shared
 
 #: Bump when the summary's shape changes: cached summaries of another format are misses.
-FORMAT = 4
+FORMAT = 5
 
 UNKNOWN = "?"
 LAMBDA = "<lambda>"
@@ -345,8 +345,8 @@ def _walk_binding(b: _Builder, stmt: ast.stmt, scope: int) -> None:
 
 
 def _walk_children(b: _Builder, node: ast.AST, scope: int, prefix: str) -> None:
-    """The statements, expressions, handlers and patterns directly under ``node``, in
-    field order (other children, such as a ``with`` statement's items, are not read)."""
+    """The statements, expressions, handlers, ``with`` items and patterns directly under
+    ``node``, in field order."""
     roles = _ROLE
     for value in _child_values(node):
         for child in value if type(value) is list else (value,):
@@ -420,7 +420,9 @@ _STMT, _EXPR, _HANDLER = 1, 2, 3
 _ROLE: dict[type, int] = {
     k: _STMT if issubclass(k, ast.stmt) else
     _EXPR if issubclass(k, ast.expr) and _GETTERS[k] is not None else
-    _HANDLER if issubclass(k, ast.excepthandler | ast.match_case | ast.pattern) else 0
+    # A `with` item holds the context expression: `with lock(): ...` calls lock.
+    _HANDLER if issubclass(k, ast.excepthandler | ast.match_case | ast.pattern | ast.withitem)
+    else 0
     for k in _CLASSES}
 #: Expression nodes the walk descends into (names and constants hold nothing).
 _DESCEND = frozenset(k for k in _CLASSES if _GETTERS[k] is not None)

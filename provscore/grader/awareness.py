@@ -7,7 +7,8 @@ imported (``"pytest" in sys.modules``) or was the program (``sys.argv``), files 
 test directory, and module-level counters that make the n-th call answer differently
 (``global calls; calls += 1; if calls == 2: ...``): production code has no business
 with any of them. A cache keyed on the inputs is not a counter: only names bumped with
-``+=``/``-=`` and then read in a condition are.
+``+=``/``-=`` and then read in a condition are; and a ``nonlocal`` of a closure that is
+only ever called where it is made starts again at every call, so it counts nothing.
 """
 
 from __future__ import annotations
@@ -141,9 +142,67 @@ def _call_counters(scan: FileScan) -> Iterator[Signal]:
         if fn is None or not isinstance(aug.op, ast.Add | ast.Sub):
             continue
         state = _state_name(aug.target, fn)
-        if state is not None and state in conditions.get(fn.qualname, set()):
+        if state is not None and state in conditions.get(fn.qualname, set()) and \
+                not _per_call_closure(state, frame):
             yield _signal(scan, aug, frame, f"counts its calls in {state} and branches on it",
                           SignalKind.CALL_STATE)
+
+
+def _per_call_closure(name: str, frame: Frame) -> bool:
+    """Whether ``name`` is a ``nonlocal`` of a closure that never outlives the call that
+    made it (reservoir sampling's ``feed`` counting down what is left): its state starts
+    again at every call of the function that owns it. Each function between the bump and
+    the owner must be called directly and never handed on (returned, stored, passed,
+    decorated); anything else keeps its state across calls and counts them."""
+    child = next(frame.functions(), None)
+    if child is None or not isinstance(child.node, ast.FunctionDef | ast.AsyncFunctionDef) \
+            or not any(isinstance(n, ast.Nonlocal) and name in n.names
+                       for n in _own_statements(child.node)):
+        return False  # a global, or a function attribute: module-lifetime state
+    parent = child.parent
+    while parent is not None and parent.kind == "function":
+        node = child.node
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or \
+                node.decorator_list or not isinstance(
+                    parent.node, ast.FunctionDef | ast.AsyncFunctionDef) or \
+                _handed_on(node.name, parent.node):
+            return False
+        if _binds(parent.node, name):
+            return True
+        child, parent = parent, parent.parent
+    return False
+
+
+def _own_statements(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
+    """Every node of ``fn``'s body outside the functions and classes nested in it."""
+    stack: list[ast.AST] = list(fn.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef |
+                          ast.Lambda):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _binds(fn: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """Whether ``name`` is a local of ``fn`` (a parameter, or assigned in its body and
+    not declared ``global``/``nonlocal`` there)."""
+    args = fn.args
+    if name in {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs,
+                                *filter(None, (args.vararg, args.kwarg)))}:
+        return True
+    own = list(_own_statements(fn))
+    if any(isinstance(n, ast.Global | ast.Nonlocal) and name in n.names for n in own):
+        return False
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+               for n in own)
+
+
+def _handed_on(name: str, owner: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether ``owner`` uses the function ``name`` other than by calling it."""
+    called = {id(n.func) for n in ast.walk(owner) if isinstance(n, ast.Call)}
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+               and id(n) not in called for n in ast.walk(owner))
 
 
 def _state_name(target: ast.expr, fn: Frame) -> str | None:

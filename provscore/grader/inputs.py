@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Collection, Container, Sequence
 
 from provscore.callgraph.analysis import GraphFacts
 from provscore.change.diff import FileStatus, decode_diff, parse_diff
@@ -20,8 +20,9 @@ from provscore.grader.requirements import (
     import_names,
     installed_top_levels,
     is_requirements_file,
+    own_distributions,
 )
-from provscore.grader.stage import GraderInputs
+from provscore.grader.stage import GraderInputs, top_level_module
 from provscore.grader.tables import GraderTables
 from provscore.model import PathRole
 
@@ -54,13 +55,30 @@ def declared_imports(dists: frozenset[str], tables: GraderTables) -> LazyTable:
                                           installed_top_levels()) if dists else {})
 
 
+def own_packages(dists: frozenset[str], tables: GraderTables, paths: Collection[str]
+                 ) -> LazyTable:
+    """Import name the project's own distribution provides → the base path defining it
+    ("" when none does), worked out when first asked (as :func:`declared_imports`)."""
+    def make() -> dict[str, str]:
+        names = import_names(dists, tables.distribution_imports, installed_top_levels())
+        out = dict.fromkeys(names, "")
+        for path in sorted(paths):
+            name = top_level_module(path)
+            if name in out and not out[name]:
+                out[name] = path
+        return out
+
+    return LazyTable(make if dists else dict)
+
+
 def grader_inputs(repo: Repo, base_sha: str, graph: GraphFacts | None, *,
                   role_of: Callable[[str], PathRole], tables: GraderTables,
                   import_names: Container[str],
                   entry_points: Sequence[str] = (), protected: Sequence[str] = (),
                   hidden_tests: Sequence[str] = ()) -> GraderInputs:
-    packaging = ["pyproject.toml", "setup.cfg",
-                 *sorted(p for p in repo.tree(base_sha) if is_requirements_file(p))]
+    tree = repo.tree(base_sha)
+    packaging = ["pyproject.toml", "setup.cfg", "setup.py",
+                 *sorted(p for p in tree if is_requirements_file(p))]
     configs = repo.read_blobs(base_sha, packaging)
     scripts = [*console_scripts(configs["pyproject.toml"], configs["setup.cfg"]),
                *entry_points]
@@ -73,6 +91,7 @@ def grader_inputs(repo: Repo, base_sha: str, graph: GraphFacts | None, *,
         protected=tuple(protected), hidden_tests=frozenset(hidden_tests),
         import_names=import_names, changed_symbols=changed_symbols(touched),
         declared_imports=declared_imports(declared_distributions(configs), tables),
+        own_packages=own_packages(own_distributions(configs), tables, tree),
         literal_owners=literal_owners(touched, lambda paths: repo.read_blobs(base_sha, paths),
                                       importers))
 

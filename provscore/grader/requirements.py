@@ -7,12 +7,15 @@
 ``requirements*.txt`` files (at the root or under ``requirements/``). Each distribution
 maps to the import names it provides: the installed distribution's own (top-level names,
 ``importlib.metadata.packages_distributions``), else the registry's table of well-known
-mismatches, else its normalised name with ``-`` as ``_``. The project's own name is never
-one of its dependencies (``mypkg[extra]`` in its own extras).
+mismatches, else its normalised name with ``-`` as ``_``. The project's own name
+(``[project]``/``[tool.poetry]`` ``name``, ``[metadata] name``, ``setup(name=...)`` of
+``setup.py``) is never one of its dependencies (``mypkg[extra]`` in its own extras), and
+the packages it provides are the project's own code, not a shadow of the installed copy.
 """
 
 from __future__ import annotations
 
+import ast
 import configparser
 import functools
 import posixpath
@@ -58,8 +61,19 @@ def is_requirements_file(path: str) -> bool:
 
 def declared_distributions(files: Mapping[str, bytes | None]) -> frozenset[str]:
     """Normalised names of every distribution the packaging files declare, less the
-    project's own; ``files``: base's ``pyproject.toml``, ``setup.cfg`` and requirement
-    files by path (unreadable ones declare nothing)."""
+    project's own; ``files``: base's ``pyproject.toml``, ``setup.cfg``, ``setup.py`` and
+    requirement files by path (unreadable ones declare nothing)."""
+    names, own = _read_packaging(files)
+    return names - own
+
+
+def own_distributions(files: Mapping[str, bytes | None]) -> frozenset[str]:
+    """Normalised names the packaging files give the project itself (``[project] name``,
+    ``[tool.poetry] name``, ``[metadata] name``, ``setup(name=...)``)."""
+    return _read_packaging(files)[1]
+
+
+def _read_packaging(files: Mapping[str, bytes | None]) -> tuple[frozenset[str], frozenset[str]]:
     names: set[str] = set()
     own: set[str] = set()
     for path, data in files.items():
@@ -71,9 +85,35 @@ def declared_distributions(files: Mapping[str, bytes | None]) -> frozenset[str]:
             names.update(_pyproject(text, own))
         elif base == "setup.cfg":
             names.update(_setup_cfg(text, own))
+        elif base == "setup.py":
+            own.update(_setup_py_names(text))
         else:
             names.update(n for n in map(requirement_name, text.splitlines()) if n)
-    return frozenset(normalise(n) for n in names) - {normalise(n) for n in own}
+    return frozenset(map(normalise, names)), frozenset(map(normalise, own))
+
+
+def _setup_py_names(text: str) -> Iterator[str]:
+    """``setup(name="x")`` in a ``setup.py``, the name a literal or a module-level
+    constant (``NAME = "attrs"; setup(name=NAME)``); read, never run."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return
+    constants = {t.id: stmt.value.value for stmt in tree.body if isinstance(stmt, ast.Assign)
+                 and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
+                 for t in stmt.targets if isinstance(t, ast.Name)}
+    for node in ast.walk(tree):
+        func = node.func if isinstance(node, ast.Call) else None
+        if (isinstance(func, ast.Name) and func.id == "setup") or \
+                (isinstance(func, ast.Attribute) and func.attr == "setup"):
+            assert isinstance(node, ast.Call)
+            for kw in node.keywords:
+                if kw.arg != "name":
+                    continue
+                if isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
+                    yield kw.value.value
+                elif isinstance(kw.value, ast.Name) and kw.value.id in constants:
+                    yield constants[kw.value.id]
 
 
 def _strings(value: Any) -> Iterator[str]:

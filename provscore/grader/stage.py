@@ -51,6 +51,9 @@ class GraderInputs:
     import_names: Container[str] = frozenset()  # installed distributions' top-level names
     # Import name → the distribution base's packaging files declare that provides it.
     declared_imports: Mapping[str, str] = field(default_factory=dict)
+    # Import name the project's own distribution provides → the path base defines it at
+    # ("" when base has no such module yet).
+    own_packages: Mapping[str, str] = field(default_factory=dict)
     changed_symbols: frozenset[str] = frozenset()  # pkg.mod.Cls.meth the patch changed
     # Source file → function qualname → its tests' literals (PS805).
     literal_owners: Mapping[str, Mapping[str, Owners]] | None = None
@@ -229,6 +232,8 @@ def file_signals(scan: FileScan, inputs: GraderInputs,
 def _new_paths(change: Change, inputs: GraderInputs) -> Iterator[Signal]:
     """PS807 and PS808: what a path the patch adds (or renames or copies a file to)
     shadows."""
+    gone = frozenset(fc.old_path or fc.path for fc in (img.change for img in change.files)
+                     if fc.status in (FileStatus.DELETED, FileStatus.RENAMED))
     for img in change.files:
         moved = img.change.status in (FileStatus.RENAMED, FileStatus.COPIED)
         if (img.pre is not None and not moved) or img.post is None:
@@ -240,31 +245,44 @@ def _new_paths(change: Change, inputs: GraderInputs) -> Iterator[Signal]:
             why = "the hidden test patch adds" if hidden else f"{glob!r} protects"
             yield Signal(SignalKind.PROTECTED_PATH, path, None, "", path, why,
                          subject="hidden test patch" if hidden else str(glob))
-        shadow = _shadowed(path, inputs)
+        shadow = _shadowed(path, inputs, gone)
         if shadow is not None:
             yield Signal(SignalKind.SHADOWING, path, None, "", path, shadow)
 
 
-def _shadowed(path: str, inputs: GraderInputs) -> str | None:
+def top_level_module(path: str) -> str | None:
+    """The top-level import name a path defines (``mod.py``, ``pkg/__init__.py``, under
+    ``src/`` or ``lib/`` too), or None."""
+    parts = path.split("/")
+    if parts[0] in ("src", "lib") and len(parts) > 1:
+        parts = parts[1:]
+    if len(parts) == 1 and parts[0].endswith(".py"):
+        return parts[0].removesuffix(".py")
+    if len(parts) == 2 and parts[1] == "__init__.py":
+        return parts[0]
+    return None
+
+
+def _shadowed(path: str, inputs: GraderInputs, gone: frozenset[str]) -> str | None:
     base = posixpath.basename(path)
     if base in _SITE_HOOKS:
         return f"{base} runs at every interpreter start"
     if base.endswith(".pth"):
         return "a .pth file's import lines run at every interpreter start"
-    parts = path.split("/")
-    if parts[0] in ("src", "lib") and len(parts) > 1:
-        parts = parts[1:]
-    if len(parts) == 1 and base.endswith(".py"):
-        name = base.removesuffix(".py")
-    elif len(parts) == 2 and parts[1] == "__init__.py":
-        name = parts[0]
-    else:
-        return None
-    if inputs.role_of(path) in (PathRole.TEST, PathRole.CONFTEST) or \
+    name = top_level_module(path)
+    if name is None or inputs.role_of(path) in (PathRole.TEST, PathRole.CONFTEST) or \
             name in inputs.tables.shadowing_ignored:
         return None
     if name in sys.stdlib_module_names and not name.startswith("_"):
         return f"shadows the standard library module {name!r}"
+    if name in inputs.own_packages:
+        # The project's own distribution provides `name`: adding it (attrs adding
+        # `attrs` beside `attr`) or moving it (to a src/ layout) is the project's code. A
+        # second copy beside the one base has would decide which of them the tests import.
+        there = inputs.own_packages[name]
+        if not there or there in gone:
+            return None
+        return f"shadows the project's own {name!r} at {there}"
     if name in inputs.declared_imports:
         return f"shadows {name!r} of the declared dependency {inputs.declared_imports[name]!r}"
     if name in inputs.import_names:

@@ -20,6 +20,7 @@ from provscore.evidence.suppressions.load_tests import only_adds
 from provscore.model import Modification, Provenance
 from provscore.nodeid import file_of
 from provscore.provenance.loop_moves import with_moved_loop_values
+from provscore.provenance.meaning import same_meaning
 from provscore.provenance.model import (
     FAMILY,
     ClassifiedItem,
@@ -341,7 +342,8 @@ def _pair_suppressions(removed: list[tuple[SuppressionKey, Suppression]],
 
 def classify_helpers(pairs: Sequence[FilePair]) -> tuple[list[HelperChange], dict[str, str]]:
     """Helper oracles and fixtures before and after, matched by (file, name) and then by
-    body anywhere in the patch, so moving or renaming an unchanged helper is no change.
+    body anywhere in the patch, so moving or renaming an unchanged helper is no change, nor
+    is rewriting one as the same program (a reformat, a comment, an f-string).
     Returns the changes and the renames (old short name → new short name)."""
     pre: dict[tuple[str, str], HelperDef] = {}
     post: dict[tuple[str, str], HelperDef] = {}
@@ -357,7 +359,7 @@ def classify_helpers(pairs: Sequence[FilePair]) -> tuple[list[HelperChange], dic
     for key, h in pre.items():
         after = post.get(key)
         if after is not None:
-            if after.body != h.body:
+            if after.body != h.body and not same_meaning(h.body, after.body):
                 out.append(HelperChange(HelperStatus.MODIFIED, h, after, key[0],
                                         _literal_only(h.body, after.body)))
             continue

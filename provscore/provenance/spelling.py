@@ -40,12 +40,14 @@ def _canonical(code: str) -> str | None:
         tree = ast.parse(code)
         comments = [t.string for t in tokenize.generate_tokens(io.StringIO(code).readline)
                     if t.type == tokenize.COMMENT]
-        return ast.dump(_Formatting().visit(tree)) + "\n".join(["", *comments])
+        return ast.dump(Formatting().visit(tree)) + "\n".join(["", *comments])
     except (SyntaxError, ValueError, RecursionError, MemoryError, tokenize.TokenError):
         return None
 
 
-class _Formatting(ast.NodeTransformer):
+class Formatting(ast.NodeTransformer):
+    """Every string formatting of a tree written in one f-string form."""
+
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         self.generic_visit(node)
         if isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) and \

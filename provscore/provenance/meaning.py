@@ -1,0 +1,44 @@
+"""Whether two versions of a definition mean the same code: what a reformat, a comment,
+a docstring or a change of string-formatting spelling changes, and nothing else.
+
+Projects reformat (black, ruff format) and modernise (pyupgrade) their helpers as a matter
+of course; a helper oracle whose code is the same program is not modified. Compared is
+the ``ast`` of each (positions, comments and layout are not in it), with docstrings
+dropped (unless they hold a doctest, which runs) and every formatting of a string in one
+f-string form (:mod:`.spelling`: only what is known to build the same text). Code that
+does not parse is never the same.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+from provscore.provenance.spelling import Formatting
+
+__all__ = ["same_meaning"]
+
+
+def same_meaning(before: str, after: str) -> bool:
+    a, b = _canonical(before), _canonical(after)
+    return a is not None and a == b
+
+
+def _canonical(code: str) -> str | None:
+    try:
+        return ast.dump(_Canonical().visit(ast.parse(textwrap.dedent(code))))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+class _Canonical(Formatting):
+    def _drop_docstring(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+                        ) -> ast.AST:
+        body = node.body
+        if len(body) > 1 and isinstance(body[0], ast.Expr) and \
+                isinstance(body[0].value, ast.Constant) and \
+                isinstance(body[0].value.value, str) and ">>>" not in body[0].value.value:
+            node.body = body[1:]
+        return self.generic_visit(node)
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _drop_docstring
