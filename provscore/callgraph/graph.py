@@ -28,6 +28,13 @@ from provscore.change.collection import CollectionConfig
 _NO_CALL = frozenset({"isinstance", "issubclass", "id", "hasattr", "getattr", "setattr",
                       "delattr", "print", "repr", "type", "len", "hash", "vars", "dir",
                       "callable", "str", "super", "format"})
+# Code outside the tree that keeps a function handed to it rather than calling it: a
+# container's or a parser's store (`receivers.append(f)`, `set_defaults(func=f)`), and
+# what wraps it for later (`functools.partial(f)`). Whoever calls it later is the caller.
+_STORES = frozenset({"append", "appendleft", "extend", "extendleft", "insert", "add",
+                     "setdefault", "set_defaults", "put", "put_nowait", "push"})
+_STORED_BY = frozenset({"functools.partial", "functools.partialmethod", "weakref.ref",
+                        "weakref.WeakMethod", "weakref.proxy", "weakref.finalize"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,9 +222,11 @@ def _functions(ns: Namespaces, values: AbstractSet[Value]) -> list[tuple[str, in
 
 
 def bind_args(ns: Namespaces, edges: EdgeWriter, src: str, mod: str, i: int,
-               callee: AbstractSet[Value], args: tuple[tuple[str, str], ...]) -> None:
+               callee: AbstractSet[Value], args: tuple[tuple[str, str], ...],
+               ref: str = "") -> None:
     """Functions passed as arguments: bound to the tree function's parameters (its calls
-    of them resolve later), or called on the caller's behalf by code outside the tree."""
+    of them resolve later), or called on the caller's behalf by code outside the tree
+    (``ref``, the callee as written, tells one that only keeps them)."""
     functions = [(key, passed) for key, ref in args
                  if (passed := edges.functions(ns.resolve(mod, i, ref)))]
     if not functions:  # most arguments are no functions: nothing to bind
@@ -227,7 +236,9 @@ def bind_args(ns: Namespaces, edges: EdgeWriter, src: str, mod: str, i: int,
         if v[0] == "S" and ns.scope(v[1], int(v[2])).kind == "class":
             targets += _functions(ns, ns.class_attr(v[1], int(v[2]), "__init__", 0, bound=True))
     outside = not targets and not any(v[0] == "B" and v[1] in _NO_CALL for v in callee) \
-        and not any(v[0] in ("S", "I", "IS") for v in callee)
+        and not any(v[0] in ("S", "I", "IS") for v in callee) \
+        and ref.rpartition(".")[2] not in _STORES \
+        and not any(v[0] == "X" and v[1] in _STORED_BY for v in callee)
     for key, passed in functions:
         if outside:
             for m, j, _ in passed:
@@ -334,7 +345,10 @@ def _module_edges(ns: Namespaces, edges: EdgeWriter, mod: str, summary: FileSumm
                   retry: list[tuple[str, int, str, str]]) -> None:
     scopes = summary.scopes
     dotted = {m for _, local, m, _, _ in summary.imports if local.startswith("\x00")}
-    for scope, local, module, name, level in summary.imports:
+    typing_only = frozenset(summary.typing_only)
+    for k, (scope, local, module, name, level) in enumerate(summary.imports):
+        if k in typing_only:
+            continue  # `if TYPE_CHECKING:` imports bind names but never run
         if not name and local == module and any(d.startswith(module + ".") for d in dotted):
             continue  # `import a.b` binds a; the edge is the one to a.b
         target = ns._module_of(mod, module, level) if module or level else None
@@ -369,7 +383,7 @@ def _module_edges(ns: Namespaces, edges: EdgeWriter, mod: str, summary: FileSumm
                     head(ref) in ("self", "cls"):
                 retry.append((mod, i, src, ref))
             if args:
-                bind_args(ns, edges, src, mod, i, callee, args)
+                bind_args(ns, edges, src, mod, i, callee, args, ref)
 
 
 def decorator_edges(ns: Namespaces, edges: EdgeWriter, mod: str, i: int, parent: str, src: str,

@@ -321,7 +321,7 @@ def _bind_again(ns: Namespaces, edges: EdgeWriter, callers: list[str],
                 if args:
                     callee = ns.resolve(mod, i, ref)
                     if any(wanted(v) for v in callee):
-                        bind_args(ns, edges, name, mod, i, callee, args)
+                        bind_args(ns, edges, name, mod, i, callee, args, ref)
 
 
 def _rebind(ns: Namespaces, edges: EdgeWriter, base: Digraph, changed: set[str],

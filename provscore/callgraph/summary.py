@@ -22,7 +22,7 @@ from operator import attrgetter
 from provscore.callgraph.trees import parse_shared
 
 #: Bump when the summary's shape changes: cached summaries of another format are misses.
-FORMAT = 5
+FORMAT = 6
 
 UNKNOWN = "?"
 LAMBDA = "<lambda>"
@@ -62,21 +62,26 @@ class FileSummary:
     scopes: tuple[Scope, ...]
     imports: tuple[Import, ...]
     error: str = ""  # why the file could not be parsed (its scopes are then empty)
+    # Indices into `imports` made under `if TYPE_CHECKING:`: they bind names (annotations
+    # resolve through them) but never run, so they are no import edges.
+    typing_only: tuple[int, ...] = ()
 
     def to_record(self) -> tuple[object, ...]:
-        return (FORMAT, tuple(_scope_record(s) for s in self.scopes), self.imports, self.error)
+        return (FORMAT, tuple(_scope_record(s) for s in self.scopes), self.imports, self.error,
+                self.typing_only)
 
     @classmethod
     def from_record(cls, rec: object) -> FileSummary:
         """Rebuild from :meth:`to_record`; anything malformed raises ValueError."""
-        if not isinstance(rec, tuple) or len(rec) != 4 or rec[0] != FORMAT:
+        if not isinstance(rec, tuple) or len(rec) != 5 or rec[0] != FORMAT:
             raise ValueError("not a call-graph summary of this format")
-        _, scopes, imports, error = rec
+        _, scopes, imports, error, typing_only = rec
         if not isinstance(scopes, tuple) or not isinstance(imports, tuple) or \
-                not isinstance(error, str):
+                not isinstance(error, str) or not isinstance(typing_only, tuple) or \
+                not all(type(k) is int for k in typing_only):
             raise ValueError("malformed call-graph summary")
         try:
-            return cls(tuple(Scope(*s) for s in scopes), imports, error)
+            return cls(tuple(Scope(*s) for s in scopes), imports, error, typing_only)
         except TypeError as exc:
             raise ValueError(f"malformed call-graph summary: {exc}") from None
 
@@ -147,7 +152,15 @@ def _value_refs(node: ast.expr | None) -> tuple[str, ...]:
     if kind is ast.Lambda:
         return (LAMBDA,)  # its calls are the enclosing scope's; calling it adds none
     ref = ref_of(node)
+    if kind is ast.Call:
+        assert isinstance(node, ast.Call)
+        if node.args and ref[:-2].rpartition(".")[2] in _PARTIALS:
+            # `inc = functools.partial(add, 1)`: calling inc calls add (making it does not)
+            return (*_value_refs(node.args[0]), ref)
     return (ref,) if ref != UNKNOWN else ()
+
+
+_PARTIALS = frozenset({"partial", "partialmethod"})
 
 
 def _element_refs(node: ast.expr) -> tuple[str, ...] | None:
@@ -180,6 +193,8 @@ class _Builder:
         self.assigns: list[list[Assign]] = []
         self.returns: list[list[str]] = []
         self.imports: list[Import] = []
+        self.typing_only: list[int] = []
+        self.typing_depth = 0  # inside `if TYPE_CHECKING:` bodies
 
     def open(self, qualname: str, kind: str, parent: int, start: int, end: int,
              **extra: object) -> int:
@@ -196,7 +211,12 @@ class _Builder:
             out.append(Scope(qual, kind, parent, start, end,  # type: ignore[arg-type]
                              calls=tuple(self.calls[i]), assigns=tuple(self.assigns[i]),
                              returns=tuple(self.returns[i]), **extra))
-        return FileSummary(tuple(out), tuple(self.imports))
+        return FileSummary(tuple(out), tuple(self.imports), typing_only=tuple(self.typing_only))
+
+    def add_import(self, imp: Import) -> None:
+        if self.typing_depth:
+            self.typing_only.append(len(self.imports))
+        self.imports.append(imp)
 
 
 def _decorator_info(decs: list[ast.expr]) -> tuple[tuple[str, ...], str, bool, tuple[str, ...]]:
@@ -305,19 +325,36 @@ def _walk_stmt(b: _Builder, stmt: ast.stmt, scope: int, prefix: str) -> None:
         for alias in stmt.names:
             local = alias.asname or alias.name.split(".", 1)[0]
             # `import a.b` binds `a`; `import a.b as c` binds c to a.b.
-            b.imports.append((scope, local, alias.name if alias.asname else local, "", 0))
+            b.add_import((scope, local, alias.name if alias.asname else local, "", 0))
             if not alias.asname and "." in alias.name:
-                b.imports.append((scope, "\x00" + alias.name, alias.name, "", 0))
+                b.add_import((scope, "\x00" + alias.name, alias.name, "", 0))
         return
     if kind is ast.ImportFrom:
         assert isinstance(stmt, ast.ImportFrom)
         for alias in stmt.names:
-            b.imports.append((scope, alias.asname or alias.name, stmt.module or "",
+            b.add_import((scope, alias.asname or alias.name, stmt.module or "",
                               alias.name, stmt.level))
         return
     if kind in _BINDS:
         _walk_binding(b, stmt, scope)
+    if kind is ast.If and _is_type_checking(stmt.test):  # type: ignore[attr-defined]
+        assert isinstance(stmt, ast.If)  # `kind is` first: this runs for every statement
+        _walk_expr(b, stmt.test, scope)
+        b.typing_depth += 1
+        for child in stmt.body:
+            _walk_stmt(b, child, scope, prefix)
+        b.typing_depth -= 1
+        for child in stmt.orelse:
+            _walk_stmt(b, child, scope, prefix)
+        return
     _walk_children(b, stmt, scope, prefix)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    """``TYPE_CHECKING`` or ``typing.TYPE_CHECKING`` (any module's): true only for type
+    checkers, never when the code runs."""
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
+        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
 def _walk_binding(b: _Builder, stmt: ast.stmt, scope: int) -> None:
