@@ -214,6 +214,32 @@ EDITS: dict[str, dict[str, str | None]] = {
             assert main() != 7
         """},
     "a file is removed": {"pkg/other.py": None},
+    "a module is renamed and its importer follows": {
+        "pkg/other.py": None,
+        "pkg/lists.py": """
+        def each(fn, items):
+            return [fn(i) for i in items]
+        """,
+        "pkg/user.py": """
+        from pkg.core import Base, apply, cached, helper
+        from pkg.lists import each
+
+        def double(x):
+            return 2 * x
+
+        def main():
+            helper(1)
+            each(double, [1])
+            return apply(double, 3)
+
+        @cached
+        def slow(x):
+            return x
+
+        class Impl(Base):
+            def hook(self):
+                return double(1)
+        """},
     "a file is added": {"pkg/extra.py": """
         from pkg.core import apply
 
