@@ -214,32 +214,6 @@ EDITS: dict[str, dict[str, str | None]] = {
             assert main() != 7
         """},
     "a file is removed": {"pkg/other.py": None},
-    "a module is renamed and its importer follows": {
-        "pkg/other.py": None,
-        "pkg/lists.py": """
-        def each(fn, items):
-            return [fn(i) for i in items]
-        """,
-        "pkg/user.py": """
-        from pkg.core import Base, apply, cached, helper
-        from pkg.lists import each
-
-        def double(x):
-            return 2 * x
-
-        def main():
-            helper(1)
-            each(double, [1])
-            return apply(double, 3)
-
-        @cached
-        def slow(x):
-            return x
-
-        class Impl(Base):
-            def hook(self):
-                return double(1)
-        """},
     "a file is added": {"pkg/extra.py": """
         from pkg.core import apply
 
@@ -247,6 +221,11 @@ EDITS: dict[str, dict[str, str | None]] = {
             return apply(len, "abc")
         """},
 }
+
+_NEW_CALL_SITE = EDITS["a changed call site passes a new function to an unchanged one"]
+EDITS["a module is renamed and its importer follows"] = {
+    "pkg/other.py": None, "pkg/lists.py": PROGRAM["pkg/other.py"],
+    "pkg/user.py": str(_NEW_CALL_SITE["pkg/user.py"]).replace("pkg.other", "pkg.lists")}
 
 
 REMOVED = "a function unchanged code calls is removed"
