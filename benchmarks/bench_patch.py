@@ -7,6 +7,7 @@ Usage::
     python benchmarks/bench_patch.py --patches 20 --rounds 3
     python benchmarks/bench_patch.py --worktree       # measure the uncommitted tree
     python benchmarks/bench_patch.py --write-readme   # record the results in README.md
+    python benchmarks/bench_patch.py --cpu-against REV --cache-dir DIR --patches 30
 
 The corpus is sympy's real history between two releases (1.12 → 1.13.0, the sdists
 ``bench_classify.py`` downloads): a git repository at 1.12, and patches shaped like
@@ -306,6 +307,85 @@ def memory_by_files(repo_a: Path, counts: tuple[int, ...] = (1, 8, 32)) -> list[
     return out
 
 
+def _cpu(cmd: list[str], cwd: Path, env: dict[str, str]) -> float:
+    """CPU seconds (user + system) of one process: on a machine others load too, a
+    steadier measure than its wall clock."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(cmd, capture_output=True, cwd=cwd, env=env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode not in (0, 1, 2):
+        raise SystemExit(f"bench_patch: {' '.join(cmd[:4])} ... exited {proc.returncode}: "
+                         f"{proc.stderr.decode(errors='replace').strip()[-400:]}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def stored_patches(n: int) -> list[Patch]:
+    """The first ``n`` patches of the corpus as an earlier run left them (read, never
+    rebuilt: other runs may be reading them)."""
+    out = []
+    for d in sorted(WORK.glob("p[0-9][0-9][0-9]"))[:n]:
+        diff = d / "patch.diff"
+        if diff.is_file():
+            parsed = tuple(sorted(d.glob("*.p*.py")))
+            files = sum(1 for ln in diff.read_bytes().splitlines() if ln.startswith(b"diff --git"))
+            out.append(Patch(d.name, diff, parsed, files, 0))
+    if not out:
+        raise SystemExit(f"bench_patch: no patches under {WORK}: run without --cpu-against "
+                         "once to build the corpus")
+    return out
+
+
+def cpu_against(old_rev: str, new_env: dict[str, str], n: int, rounds: int,
+                cache: Path) -> list[dict[str, float]]:
+    """Paired CPU seconds per patch: provscore at ``old_rev``, the provscore under test,
+    and the floor, interleaved round by round, each provscore with its own warm cache."""
+    code = WORK.parent / f"code-old-{os.getpid()}"
+    old_env = dict(bc._CHILD_ENV)
+    try:
+        bc.snapshot_provscore(code, False, old_rev)
+        old_env, bc._CHILD_ENV = dict(bc._CHILD_ENV), old_env
+        repo = WORK / "repo"
+        patches = stored_patches(n)
+        envs = {"old": old_env, "new": new_env}
+
+        def cmd(which: str, p: Patch) -> list[str]:
+            return [sys.executable, "-m", "provscore", "score", "--repo", str(repo), "--base",
+                    "HEAD", "--diff", str(p.diff), "--static-only", "--cache-dir",
+                    str(cache / which), "--format", "json", "-q"]
+
+        for which, env in envs.items():  # warm each cache: the base graph stored
+            _cpu(cmd(which, patches[0]), repo, env)
+        samples: dict[str, dict[str, list[float]]] = {
+            p.name: {"old": [], "new": [], "floor": []} for p in patches}
+        for r in range(rounds):
+            for p in patches:
+                for which, env in envs.items():
+                    samples[p.name][which].append(_cpu(cmd(which, p), repo, env))
+                samples[p.name]["floor"].append(
+                    _cpu([sys.executable, "-c", FLOOR, *map(str, p.parsed)], repo, new_env))
+            print(f"  round {r + 1}/{rounds} done", file=sys.stderr)
+    finally:
+        shutil.rmtree(code, ignore_errors=True)
+    rows = []
+    for p in patches:
+        med = {k: statistics.median(v) for k, v in samples[p.name].items()}
+        rows.append({"patch": p.name, "files": p.files, **med,
+                     "new_old": med["new"] / med["old"], "old_floor": med["old"] / med["floor"],
+                     "new_floor": med["new"] / med["floor"]})
+    return rows
+
+
+def cpu_summary(rows: list[dict[str, float]]) -> str:
+    lines = ["| CPU seconds, paired per patch | median | p90 | max |",
+             "| --- | --- | --- | --- |"]
+    for key, label in (("old_floor", "before / floor"), ("new_floor", "after / floor"),
+                       ("new_old", "after / before")):
+        values = [r[key] for r in rows]
+        lines.append(f"| {label} | {statistics.median(values):.2f}× | {_q(values, 0.9):.2f}× "
+                     f"| {max(values):.2f}× |")
+    return "\n".join(lines)
+
+
 def _q(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -363,7 +443,29 @@ def main() -> None:
     ap.add_argument("--cache-dir", type=Path,
                     help="whole processes use this call-graph cache, warmed by one untimed "
                          "score first (default: --no-cache, every process builds the graph)")
+    ap.add_argument("--cpu-against", metavar="REV",
+                    help="paired CPU seconds of whole score processes, provscore at REV "
+                         "against the one under test, on the corpus an earlier run built "
+                         "(needs --cache-dir; read, never rebuilt)")
     args = ap.parse_args()
+    if args.cpu_against:
+        if args.cache_dir is None:
+            ap.error("--cpu-against needs --cache-dir")
+        code = WORK.parent / f"code-patch-{os.getpid()}"
+        try:
+            described = bc.snapshot_provscore(code, args.worktree, args.rev)
+            print(f"measuring {described} against {args.cpu_against}", file=sys.stderr)
+            cpu_rows = cpu_against(args.cpu_against, dict(bc._CHILD_ENV), args.patches,
+                                   args.rounds, args.cache_dir)
+        finally:
+            shutil.rmtree(code, ignore_errors=True)
+        if args.json:
+            args.json.write_text(json.dumps({"code": described, "against": args.cpu_against,
+                                             "rows": cpu_rows}, indent=1))
+        print(f"provscore under test: {described}, against {args.cpu_against}; load average "
+              f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores\n")
+        print(cpu_summary(cpu_rows))
+        return
     code = WORK.parent / f"code-patch-{os.getpid()}"
     shutil.rmtree(code, ignore_errors=True)
     described = bc.snapshot_provscore(code, args.worktree, args.rev)

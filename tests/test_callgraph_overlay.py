@@ -222,6 +222,11 @@ EDITS: dict[str, dict[str, str | None]] = {
         """},
 }
 
+_NEW_CALL_SITE = EDITS["a changed call site passes a new function to an unchanged one"]
+EDITS["a module is renamed and its importer follows"] = {
+    "pkg/other.py": None, "pkg/lists.py": PROGRAM["pkg/other.py"],
+    "pkg/user.py": str(_NEW_CALL_SITE["pkg/user.py"]).replace("pkg.other", "pkg.lists")}
+
 
 REMOVED = "a function unchanged code calls is removed"
 

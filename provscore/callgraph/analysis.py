@@ -10,6 +10,7 @@ from provscore.callgraph.build import ORACLE_ROOT, graph_at
 from provscore.callgraph.cache import SummaryCache
 from provscore.callgraph.corpus import BaseTests
 from provscore.callgraph.graph import CallGraph, node_name
+from provscore.callgraph.summary import paused_gc
 from provscore.callgraph.touched import (
     PropertyReach,
     Reach,
@@ -88,6 +89,7 @@ def _reach_of(graph: CallGraph, tests: Mapping[str, str], props: Sequence[Proper
     return Reach(graph, tests, reach)
 
 
+@paused_gc()  # reachability over a graph of 200k edges allocates what no cycle holds
 def analyse_graph(repo: Repo, base: CallGraph, rev: str, changes: ChangeSet,
                   post_images: Mapping[str, bytes | None], config: CollectionConfig,
                   cache: SummaryCache, role_of: Callable[[str], PathRole],
@@ -113,6 +115,7 @@ def analyse_graph(repo: Repo, base: CallGraph, rev: str, changes: ChangeSet,
     return GraphFacts(base, post, base_tests, covered)
 
 
+@paused_gc()
 def test_support_paths(graph: CallGraph, role_of: Callable[[str], PathRole]) -> frozenset[str]:
     """Production-role modules that are test support: imported from test code, imported
     by no production module, and named for it (helpers, strategies, factories, fixtures,

@@ -122,39 +122,64 @@ class Digraph:
         (source, target, kind): a graph updated for a patch re-adds those whose target
         the new file still defines."""
         g = Digraph()
-        kept = [self._path[i] not in paths for i in range(len(self.names))]
-        called = [False] * len(self.names)
-        for i, succ in enumerate(self._succ):
-            if kept[i]:
-                for j in succ:
-                    called[j] = True
+        kept = [p not in paths for p in self._path] if paths else [True] * len(self.names)
+        called: set[int] = set().union(*(succ.keys() for i, succ in enumerate(self._succ)
+                                         if kept[i]))
         new = [-1] * len(self.names)
+        path = self._path
         for i, name in enumerate(self.names):
-            if kept[i] and (self._path[i] or called[i]):
+            if kept[i] and (path[i] or i in called):
                 new[i] = len(g.names)
                 g._index[name] = new[i]
                 g.names.append(name)
                 g._kind.append(self._kind[i])
-                g._path.append(self._path[i])
+                g._path.append(path[i])
                 g._start.append(self._start[i])
                 g._end.append(self._end[i])
         g._kinds = list(self._kinds)
         g._kind_code = dict(self._kind_code)
-        g._succ = [{} for _ in g.names]
         dangling: list[tuple[str, str, str]] = []
         for i, succ in enumerate(self._succ):
-            ni = new[i]
-            if ni < 0:
+            if new[i] < 0:
                 continue
-            out = g._succ[ni]
-            for j, k in succ.items():
-                nj = new[j]
-                if nj >= 0:
-                    out[nj] = k
-                else:
-                    dangling.append((self.names[i], self.names[j], self._kinds[k]))
+            out = {new[j]: k for j, k in succ.items() if new[j] >= 0}
+            if len(out) != len(succ):
+                dangling += [(self.names[i], self.names[j], self._kinds[k])
+                             for j, k in succ.items() if new[j] < 0]
+            g._succ.append(out)
         g._edges = sum(len(d) for d in g._succ)
         return g, dangling
+
+    def drop_uncalled(self, names: Iterable[str]) -> None:
+        """Removes, in place, the nodes of ``names`` that have no path and no edge into
+        them (outside nodes a retried call left behind), as :meth:`without_paths` of no
+        path would, without copying the graph: each goes by moving the last node into
+        its slot (node order is not part of what a graph says)."""
+        gone = {self._index[n] for n in names if n in self._index and not
+                self._path[self._index[n]]}
+        for succ in self._succ:
+            if not gone:
+                return
+            gone -= succ.keys()
+        for i in sorted(gone, reverse=True):  # the highest first: a moved node is kept
+            last = len(self.names) - 1
+            self._edges -= len(self._succ[i])
+            del self._index[self.names[i]]
+            if i != last:
+                for succ in self._succ:
+                    if last in succ:
+                        succ[i] = succ.pop(last)
+                self.names[i], self._kind[i], self._path[i] = \
+                    self.names[last], self._kind[last], self._path[last]
+                self._start[i], self._end[i], self._succ[i] = \
+                    self._start[last], self._end[last], self._succ[last]
+                self._index[self.names[i]] = i
+            for column in (self.names, self._kind, self._path):
+                column.pop()
+            self._start.pop()
+            self._end.pop()
+            self._succ.pop()
+        self._pred = None
 
     # ------------------------------------------------------------------ reading
 
@@ -235,6 +260,16 @@ class Digraph:
 
     def ancestors(self, name: str, skip: frozenset[str] = frozenset()) -> set[str]:
         """Every node with a path to ``name`` over edges whose kind is not in ``skip``."""
+        seen = self.reaching(name, skip)
+        seen.discard(self._index.get(name, -1))
+        return {self.names[i] for i in seen}
+
+    def index_of(self, name: str) -> int | None:
+        return self._index.get(name)
+
+    def reaching(self, name: str, skip: frozenset[str] = frozenset()) -> set[int]:
+        """The indices of ``name`` and of every node with a path to it over edges whose
+        kind is not in ``skip`` (empty: no such node)."""
         start = self._index.get(name)
         if start is None:
             return set()
@@ -249,8 +284,7 @@ class Digraph:
                 if j not in seen and k not in skipped:
                     seen.add(j)
                     todo.append(j)
-        seen.discard(start)
-        return {self.names[i] for i in seen}
+        return seen
 
     def _predecessors(self) -> list[list[int]]:
         """Per node, its in-edges as ``source * kinds + kind code`` (built once)."""

@@ -157,9 +157,7 @@ def overlay_graph(base: CallGraph, changed: Mapping[str, FileSummary | None],
     unparsed.update((p, s.error) for p, s in changed.items() if s is not None and s.error)
     imports = {m: i for m, i in base.imports_by_module.items() if m not in reread}
     imports.update((m, module_imports(s)) for m, s in mods.items() if not s.error)
-    # Outside nodes that nothing calls any more go, as in a full build.
-    if g.uncalled(edges.removed):
-        g = g.without_paths(frozenset())[0]
+    g.drop_uncalled(edges.removed)  # outside nodes nothing calls any more, as in a full build
     return CallGraph(g, index, symbols, tests, dict(index.by_path), total_stats(counts.values()),
                      unparsed, _Scopes(base.scopes_by_path, changed, index.by_path), imports,
                      counts)
@@ -300,7 +298,27 @@ def _scope_indices(ns: Namespaces, mod: str, qualname: str) -> list[int]:
     return [i for i, s in enumerate(ns.modules[mod].scopes) if s.qualname == qualname]
 
 
-def _bind_again(ns: Namespaces, edges: EdgeWriter, callers: list[str],
+class _ScopeTree:
+    """Per module, built once: scope indices by qualname and child scopes by parent, so
+    replaying thousands of callers does not walk every scope of their modules for each."""
+
+    def __init__(self, ns: Namespaces) -> None:
+        self.ns = ns
+        self._by: dict[str, tuple[dict[str, list[int]], dict[int, list[int]]]] = {}
+
+    def of(self, mod: str) -> tuple[dict[str, list[int]], dict[int, list[int]]]:
+        hit = self._by.get(mod)
+        if hit is None:
+            named: dict[str, list[int]] = {}
+            children: dict[int, list[int]] = {}
+            for i, s in enumerate(self.ns.modules[mod].scopes):
+                named.setdefault(s.qualname, []).append(i)
+                children.setdefault(s.parent, []).append(i)
+            hit = self._by[mod] = (named, children)
+        return hit
+
+
+def _bind_again(ns: Namespaces, edges: EdgeWriter, tree: _ScopeTree, callers: list[str],
                 wanted: Callable[[Value], bool]) -> None:
     """Unchanged scopes that call functions ``wanted`` holds, or whose definitions have
     decorators, bind their parameters again: the base graph's bindings are not kept, so
@@ -311,12 +329,12 @@ def _bind_again(ns: Namespaces, edges: EdgeWriter, callers: list[str],
         if mod not in ns.modules:
             continue
         scopes = ns.modules[mod].scopes
-        for i in _scope_indices(ns, mod, qual):
-            for j, child in enumerate(scopes):
-                if child.parent == i:
-                    for dec in child.decorators:
-                        decorator_edges(ns, edges, mod, j, name,
-                                        node_name(mod, child.qualname), dec)
+        named, children = tree.of(mod)
+        for i in named.get(qual, ()):
+            for j in children.get(i, ()):
+                for dec in scopes[j].decorators:
+                    decorator_edges(ns, edges, mod, j, name,
+                                    node_name(mod, scopes[j].qualname), dec)
             for _line, ref, args in scopes[i].calls:
                 if args:
                     callee = ns.resolve(mod, i, ref)
@@ -331,13 +349,15 @@ def _rebind(ns: Namespaces, edges: EdgeWriter, base: Digraph, changed: set[str],
     sites bind again), and unchanged functions a changed call site bound (all their
     call sites in the base graph bind again, so the values are as many as a full build
     finds)."""
+    tree = _ScopeTree(ns)
     mine = [u for u in into_changed if u.partition(":")[0] not in changed]
-    _bind_again(ns, edges, mine, lambda v: v[0] in ("S", "BM") and v[1] in changed)
+    _bind_again(ns, edges, tree, mine, lambda v: v[0] in ("S", "BM") and v[1] in changed)
     funcs = {(m, i) for m, i, _ in ns.params if m not in changed}
     callers = [u for m, i in sorted(funcs)
                for u in base.predecessors(node_name(m, ns.scope(m, i).qualname))
                if u.partition(":")[0] not in changed]
-    _bind_again(ns, edges, callers, lambda v: v[0] in ("S", "BM") and (v[1], int(v[2])) in funcs)
+    _bind_again(ns, edges, tree, callers,
+                lambda v: v[0] in ("S", "BM") and (v[1], int(v[2])) in funcs)
 
 
 def _calls_of_new_bindings(ns: Namespaces, edges: EdgeWriter, changed: set[str]) -> None:

@@ -82,31 +82,67 @@ class Reach:
     def __init__(self, graph: CallGraph, tests: Mapping[str, str],
                  properties: Sequence[PropertyReach]) -> None:
         self.graph = graph
-        self._tests_by_node: dict[str, set[str]] = {}
-        for test_id, node in tests.items():
-            self._tests_by_node.setdefault(node, set()).add(test_id)
-            module = graph.symbols[node].module if node in graph.symbols else None
-            if module is not None:
-                self._tests_by_node.setdefault(module, set()).add(test_id)
-        self._props_by_node: dict[str, set[str]] = {}
-        for p in properties:
-            if p.check_node is not None:
-                self._props_by_node.setdefault(p.check_node, set()).add(p.id)
+        self.tests = tests
         self.properties = properties
+        # node index -> (test ids, property ids) of the tests and checks it is, or whose
+        # module it is; built when a symbol is first asked about (a patch of tests only
+        # asks about none)
+        self._by_index: dict[int, tuple[set[str], set[str]]] | None = None
+        self._by_name: dict[str, tuple[set[str], set[str]]] = {}
+
+    def _tables(self) -> dict[int, tuple[set[str], set[str]]]:
+        if self._by_index is None:
+            by_node: dict[str, list[str]] = {}
+            for test_id, node in self.tests.items():
+                got = by_node.get(node)
+                if got is None:
+                    by_node[node] = [test_id]
+                else:
+                    got.append(test_id)
+            by_name = self._by_name
+            symbols = self.graph.symbols
+            for node, ids in by_node.items():
+                _add(by_name, node, 0, ids)
+                sym = symbols.get(node)
+                if sym is not None:
+                    _add(by_name, sym.module, 0, ids)
+            for p in self.properties:
+                if p.check_node is not None:
+                    _add(by_name, p.check_node, 1, (p.id,))
+            index_of = self.graph.graph.index_of
+            self._by_index = {i: hit for name, hit in by_name.items()
+                              if (i := index_of(name)) is not None}
+        return self._by_index
 
     def covering(self, name: str) -> tuple[set[str], set[str]]:
         """(test ids, property ids) that reach node ``name`` or, for properties, name it."""
         tests: set[str] = set()
         props: set[str] = set()
-        sources = self.graph.graph.ancestors(name, _NOT_REACHING) | {name}
-        for node in sources:
-            tests |= self._tests_by_node.get(node, set())
-            props |= self._props_by_node.get(node, set())
+        by_index = self._tables()
+        sources = self.graph.graph.reaching(name, _NOT_REACHING)
+        if not sources:  # not a node of the graph: only what it is itself
+            own = self._by_name.get(name)
+            if own is not None:
+                tests |= own[0]
+                props |= own[1]
+        for i in sources:
+            hit = by_index.get(i)
+            if hit is not None:
+                tests |= hit[0]
+                props |= hit[1]
         sym = self.graph.symbols.get(name)
         for p in self.properties:
             if sym is not None and any(glob_covers(g, sym.module, sym.qualname) for g in p.covers):
                 props.add(p.id)
         return tests, props
+
+
+def _add(table: dict[str, tuple[set[str], set[str]]], node: str, column: int,
+         ids: Iterable[str]) -> None:
+    hit = table.get(node)
+    if hit is None:
+        hit = table[node] = (set(), set())
+    hit[column].update(ids)
 
 
 def glob_covers(glob: str, module: str, qualname: str) -> bool:
