@@ -115,9 +115,11 @@ class AssertionCollector(Collector):
                                              detail=detail))
                 return
         if kind is not None:
+            # pytest's own calls by what they resolve to (`from pytest import
+            # deprecated_call as expect_deprecation` is deprecated_call).
+            spelled = q if q else (dotted(node.func) or "")
             ctx.items.append(RawItem(kind, node, frame, node, seq,
-                                     op=(dotted(node.func) or "").rsplit(".", 1)[-1],
-                                     guards=guards))
+                                     op=spelled.rsplit(".", 1)[-1], guards=guards))
             for fr in (f for f in ctx.defs if f is frame):
                 fr.evidence_count += 1
             ctx.consumed.add(id(node))
