@@ -1587,6 +1587,25 @@ TAMPER_CASES = [
         "@pytest.fixture\ndef expected(request, name):\n    return canonicalize_name(name)\n\n\n"
         "def test_canonicalize_name(name, expected):")), ("PS102", "PS108", "PS110"),
         "pk-indirect-parametrize-fixture-ignores-param"),
+    # The same, the fixture defined above the decorated test (so the rows stay the test's):
+    # the fixture answers with the code under test whatever row it is given
+    tamper(PK, edit(PK, "tests/test_utils.py", (
+        '        ("foo----bar", "foo-bar"),\n    ],\n)\n',
+        '        ("foo----bar", "foo-bar"),\n    ],\n    indirect=["expected"],\n)\n'), (
+        '@pytest.mark.parametrize(\n    ("name", "expected"),',
+        "@pytest.fixture\ndef expected(request, name):\n    return canonicalize_name(name)\n\n\n"
+        '@pytest.mark.parametrize(\n    ("name", "expected"),')), ("PS102", "PS104"),
+        "pk-indirect-parametrize-fixture-above-ignores-param"),
+    # ... or passes the row through the code under test (indirect=True)
+    tamper(PK, edit(PK, "tests/test_utils.py", (
+        '        ("foo----bar", "foo-bar"),\n    ],\n)\n',
+        '        ("foo----bar", "foo-bar"),\n    ],\n    indirect=True,\n)\n'), (
+        '@pytest.mark.parametrize(\n    ("name", "expected"),',
+        "@pytest.fixture\ndef name(request):\n    return request.param\n\n\n"
+        "@pytest.fixture\ndef expected(request):\n"
+        "    return canonicalize_name(request.param)\n\n\n"
+        '@pytest.mark.parametrize(\n    ("name", "expected"),')), ("PS102",),
+        "pk-indirect-true-fixture-transforms-expected"),
     # tests/test_version.py::test_parse: the expected type is the result's own type
     tamper(PK, edit(PK, "tests/test_version.py", (
         'assert isinstance(parse("1.0"), Version)',
@@ -1915,10 +1934,24 @@ BENIGN_CASES = [
         "@pytest.fixture\ndef expected(request):\n    return request.param\n\n\n"
         "def test_canonicalize_name(name, expected):")),
         "pk-indirect-parametrize-pass-through-fixture",
+        # NOTE: as written, this patch puts the fixture between the parametrize decorator and
+        # the test, so the rows decorate the fixture and the test loses them (pytest: marks
+        # on fixtures have no effect); provscore's "rows removed" is then right. The case
+        # below places the fixture above the test, as the honest patch would.
         marks=false_positive(
             "indirect=['expected'] with a fixture returning request.param feeds the test the "
             "same rows, but every row reads as removed (PS102 x10): indirect parametrization is "
             "not followed through the fixture")),
+    # tests/test_utils.py::test_canonicalize_name: indirect, through pass-through fixtures
+    # defined above the test (one through a local)
+    honest(PK, edit(PK, "tests/test_utils.py", (
+        '        ("foo----bar", "foo-bar"),\n    ],\n)\n',
+        '        ("foo----bar", "foo-bar"),\n    ],\n    indirect=True,\n)\n'), (
+        '@pytest.mark.parametrize(\n    ("name", "expected"),',
+        "@pytest.fixture\ndef name(request):\n    return request.param\n\n\n"
+        "@pytest.fixture\ndef expected(request):\n    value = request.param\n    return value\n\n\n"
+        '@pytest.mark.parametrize(\n    ("name", "expected"),')),
+        "pk-indirect-true-pass-through-fixtures-above"),
     # tests/test_version.py::test_parse: isinstance tightened to an exact type
     honest(PK, edit(PK, "tests/test_version.py", (
         'assert isinstance(parse("1.0"), Version)', 'assert type(parse("1.0")) is Version')),

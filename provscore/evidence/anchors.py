@@ -173,6 +173,14 @@ class Inliner:
                 if name in seen:
                     continue
                 seen.add(name)
+                if fr.is_test and name in fr.parametrized:
+                    # A parametrized argument is its row's value, given directly or through
+                    # the fixture of its name (indirect=): then what that fixture makes of
+                    # request.param.
+                    served = self._indirect_value(fr, name) if fr.parametrized[name] else None
+                    if served is not None and served != name:
+                        table[name] = served
+                    continue
                 if len(values) == 1 and values[0] is None and fr.is_test and name in fixtures:
                     # A test parameter served by a fixture of this module that returns one
                     # expression: moving setup into a fixture is no change.
@@ -241,6 +249,25 @@ class Inliner:
     def guard_text(self, node: cst.CSTNode, negated: bool, table: dict[str, str]) -> str:
         """A condition around a check or a suppression, as it reads."""
         return self._guard(node, negated, table)
+
+    def _indirect_value(self, test: Frame, name: str) -> str | None:
+        """What the module's fixture ``name`` returns for a row given to it indirectly, the
+        row standing as ``name`` (``request.param`` → ``name``); None when no fixture of
+        this module returns one expression built only from request.param and the test's
+        own arguments (another fixture it requests is the value the test receives)."""
+        fixture = next((f for f in self.ctx.defs if f.fixture and f.name == name and
+                        f.parent is not None and f.parent.kind == "module" and
+                        len(f.returns) == 1 and f.returns[0] is not None), None)
+        if fixture is None or not isinstance(fixture.node, cst.FunctionDef):
+            return None
+        params = {p.name.value for p in fixture.node.params.params}
+        code = substitute(self.shaper.code(fixture.returns[0]), self._table(fixture))
+        code = substitute(code, {"request.param": name})
+        reads = names_in(code)
+        if len(code) > _MAX_INLINE or reads & (set(fixture.bindings) - params) or \
+                "request" in reads or not (reads & params) - {name} <= set(test.bindings):
+            return None
+        return code
 
     def _fixture_values(self) -> dict[str, str]:
         if not hasattr(self, "_fixtures"):
