@@ -41,7 +41,8 @@ _RAISES_METHODS = {"assertRaises": "raises", "failUnlessRaises": "raises",
                    "assertRaisesMessage": "raises", "assertWarns": "warns",
                    "assertWarnsRegex": "warns", "assertWarnsMessage": "warns"}
 
-_DEPRECATION_WARNINGS = ("DeprecationWarning", "FutureWarning", "PendingDeprecationWarning")
+_DEPRECATION_WARNINGS: tuple[str, ...] = ("DeprecationWarning", "FutureWarning",
+                                           "PendingDeprecationWarning")
 
 
 def canonical(raw: RawItem, code: str) -> tuple[EvidenceKind, str, Shape] | None:
@@ -257,11 +258,12 @@ class Inliner:
         own arguments (another fixture it requests is the value the test receives)."""
         fixture = next((f for f in self.ctx.defs if f.fixture and f.name == name and
                         f.parent is not None and f.parent.kind == "module" and
-                        len(f.returns) == 1 and f.returns[0] is not None), None)
-        if fixture is None or not isinstance(fixture.node, cst.FunctionDef):
+                        len(f.returns) == 1), None)
+        returned = fixture.returns[0] if fixture is not None else None
+        if fixture is None or returned is None or not isinstance(fixture.node, cst.FunctionDef):
             return None
         params = {p.name.value for p in fixture.node.params.params}
-        code = substitute(self.shaper.code(fixture.returns[0]), self._table(fixture))
+        code = substitute(self.shaper.code(returned), self._table(fixture))
         code = substitute(code, {"request.param": name})
         reads = names_in(code)
         if len(code) > _MAX_INLINE or reads & (set(fixture.bindings) - params) or \

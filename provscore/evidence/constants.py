@@ -175,8 +175,9 @@ def static_value(node: ast.expr) -> object:
     return UNKNOWN
 
 
-def is_literal_code(code: str) -> bool:
-    """Whether code is a Python literal (what an expected value usually is)."""
+def is_literal_code(code: str | ast.expr) -> bool:
+    """Whether code (or a parsed expression) is a Python literal (what an expected value
+    usually is)."""
     try:
         ast.literal_eval(code)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
@@ -212,15 +213,7 @@ def without_literal_keyword(code: str, decorators: list[int], keyword: str) -> s
         call = defs[0].decorator_list[i] if i < len(defs[0].decorator_list) else None
         if not isinstance(call, ast.Call):
             continue
-        kept = [k for k in call.keywords if k.arg != keyword or not _literal(k.value)]
+        kept = [k for k in call.keywords if k.arg != keyword or not is_literal_code(k.value)]
         dropped = dropped or len(kept) != len(call.keywords)
         call.keywords = kept
     return unparse(tree) if dropped else code
-
-
-def _literal(node: ast.expr) -> bool:
-    try:
-        ast.literal_eval(node)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return False
-    return True

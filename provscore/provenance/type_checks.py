@@ -34,10 +34,10 @@ def _read(shape: Shape) -> tuple[str, str, frozenset[str]] | None:
     if shape.op == "truthy:isinstance" and len(shape.operands) == 1:
         call = _expr(shape.operands[0])
         if isinstance(call, ast.Call) and len(call.args) == 2 and not call.keywords:
-            subject, classes = call.args
+            checked, classes = call.args
             elts = classes.elts if isinstance(classes, ast.Tuple) else [classes]
             if elts and not any(isinstance(e, ast.Starred) for e in elts):
-                return "isinstance", unparse(subject), frozenset(unparse(e) for e in elts)
+                return "isinstance", unparse(checked), frozenset(unparse(e) for e in elts)
         return None
     if shape.op in _EXACT_OPS and len(shape.operands) == 2:
         subject = exact_type_subject(shape.operands[0])
