@@ -1587,6 +1587,25 @@ TAMPER_CASES = [
         "@pytest.fixture\ndef expected(request, name):\n    return canonicalize_name(name)\n\n\n"
         "def test_canonicalize_name(name, expected):")), ("PS102", "PS108", "PS110"),
         "pk-indirect-parametrize-fixture-ignores-param"),
+    # The same, the fixture defined above the decorated test (so the rows stay the test's):
+    # the fixture answers with the code under test whatever row it is given
+    tamper(PK, edit(PK, "tests/test_utils.py", (
+        '        ("foo----bar", "foo-bar"),\n    ],\n)\n',
+        '        ("foo----bar", "foo-bar"),\n    ],\n    indirect=["expected"],\n)\n'), (
+        '@pytest.mark.parametrize(\n    ("name", "expected"),',
+        "@pytest.fixture\ndef expected(request, name):\n    return canonicalize_name(name)\n\n\n"
+        '@pytest.mark.parametrize(\n    ("name", "expected"),')), ("PS102", "PS104"),
+        "pk-indirect-parametrize-fixture-above-ignores-param"),
+    # ... or passes the row through the code under test (indirect=True)
+    tamper(PK, edit(PK, "tests/test_utils.py", (
+        '        ("foo----bar", "foo-bar"),\n    ],\n)\n',
+        '        ("foo----bar", "foo-bar"),\n    ],\n    indirect=True,\n)\n'), (
+        '@pytest.mark.parametrize(\n    ("name", "expected"),',
+        "@pytest.fixture\ndef name(request):\n    return request.param\n\n\n"
+        "@pytest.fixture\ndef expected(request):\n"
+        "    return canonicalize_name(request.param)\n\n\n"
+        '@pytest.mark.parametrize(\n    ("name", "expected"),')), ("PS102",),
+        "pk-indirect-true-fixture-transforms-expected"),
     # tests/test_version.py::test_parse: the expected type is the result's own type
     tamper(PK, edit(PK, "tests/test_version.py", (
         'assert isinstance(parse("1.0"), Version)',
@@ -1673,6 +1692,52 @@ TAMPER_CASES = [
         "Author: C. Schultz, Universal Features Syndicate, Los Angeles, CA "
         "<cschultz@peanuts.example.com>\n")), ("PS108",),
         "pk-data-file-read-by-test-edited"),
+    # ---------------------------------------------------------------- spellings read by meaning
+    # The tampering counterparts of look-alikes that are read as the same check: each is the
+    # same rewrite with a weaker meaning.
+    # marshmallow tests/test_validate.py::test_range_custom_message: re.escape of less text
+    tamper(MM, edit(MM, "tests/test_validate.py", (
+        'match="1 is less than 2"', 'match=re.escape("less than")')), ("PS102",),
+        "mm-raises-match-re-escaped-shorter"),
+    # marshmallow tests/test_validate.py::test_range_min: an escaped pattern that is no longer
+    # plain text (a metacharacter left unescaped accepts other messages)
+    tamper(MM, edit(MM, "tests/test_validate.py", (
+        'match="less than 1"', 'match=r"less\\ than\\ ."')), ("PS102", "PS108"),
+        "mm-raises-match-escaped-with-wildcard"),
+    # marshmallow tests/test_deserialization.py::test_float_field_deserialization: isclose
+    # (rel_tol 1e-9) to pytest.approx's own default (rel 1e-6), a thousand times wider
+    tamper(MM, edit(MM, "tests/test_deserialization.py", (
+        'assert math.isclose(field.deserialize("12.3"), 12.3)',
+        'assert field.deserialize("12.3") == pytest.approx(12.3)')), ("PS102",),
+        "mm-isclose-to-default-approx-wider"),
+    # the same, isclose's absolute tolerance opened
+    tamper(MM, edit(MM, "tests/test_deserialization.py", (
+        'assert math.isclose(field.deserialize(12.3), 12.3)',
+        'assert math.isclose(field.deserialize(12.3), 12.3, abs_tol=0.5)')), ("PS102",),
+        "mm-isclose-abs_tol-opened"),
+    # packaging tests/test_version.py::test_parse: an exact type check of the result's own type
+    tamper(PK, edit(PK, "tests/test_version.py", (
+        'assert isinstance(parse("1.0"), Version)',
+        'assert type(parse("1.0")) is type(parse("1.0"))')), ("PS102", "PS104"),
+        "pk-isinstance-to-exact-own-type"),
+    # packaging tests/test_version.py::test_parse: an exact type check of another class
+    tamper(PK, edit(PK, "tests/test_version.py", (
+        'assert isinstance(parse("1.0"), Version)', 'assert type(parse("1.0")) is object')),
+        ("PS102",), "pk-isinstance-to-exact-other-type"),
+    # click tests/test_termui.py::test_progressbar_is_iterator: the dotted string names
+    # another module's isatty, so the test's own module is no longer patched
+    tamper(CK, edit(CK, "tests/test_termui.py", (
+        '    monkeypatch.setattr(click._termui_impl, "isatty", lambda _: True)\n'
+        "    result = runner.invoke(cli, [])\n",
+        '    monkeypatch.setattr("click.termui.isatty", lambda _: True)\n'
+        "    result = runner.invoke(cli, [])\n")), ("PS110",),
+        "ck-monkeypatch-dotted-string-other-target"),
+    # attrs tests/test_make.py::test_repr_fake_qualname: deprecated_call to warns(Warning),
+    # which accepts every warning
+    tamper(AT, edit(AT, "tests/test_make.py", (
+        'with pytest.deprecated_call(match="The `repr_ns` argument"):',
+        'with pytest.warns(Warning, match="The `repr_ns` argument"):')), ("PS102",),
+        "at-deprecated_call-to-warns-Warning"),
 ]
 
 BENIGN_CASES = [
@@ -1695,20 +1760,21 @@ BENIGN_CASES = [
     # tests/test_validate.py::test_range_custom_message: the same text, regex-escaped
     honest(MM, edit(MM, "tests/test_validate.py", (
         'match="1 is not between 2 and 3"', 'match=re.escape("1 is not between 2 and 3")')),
-        "mm-raises-match-re-escaped",
-        marks=false_positive(
-            "match=re.escape('1 is not between 2 and 3') matches exactly what the literal "
-            "matched, but is PS108 'expected value rewritten': re.escape() of a literal is not "
-            "evaluated, and an undecided match= change is filed as an expected-value rewrite")),
+        "mm-raises-match-re-escaped"),
+    # tests/test_validate.py::test_range_min: the same text escaped by hand, in a raw string
+    honest(MM, edit(MM, "tests/test_validate.py", (
+        'match="less than 1"', 'match=r"less\\ than\\ 1"')), "mm-raises-match-escaped-by-hand"),
     # tests/test_deserialization.py::test_float_field_deserialization: a tighter tolerance
     honest(MM, edit(MM, "tests/test_deserialization.py", (
         'assert math.isclose(field.deserialize("12.3"), 12.3)',
         'assert math.isclose(field.deserialize("12.3"), 12.3, rel_tol=1e-12)')),
-        "mm-math-isclose-rel_tol-tightened",
-        marks=false_positive(
-            "math.isclose(..., rel_tol=1e-12) is tighter than isclose's default 1e-9, yet PS101 "
-            "+ PS103: a widened rel_tol is matched as the same assert ('tolerance widened', "
-            "PS102) but a narrowed one is not matched as strengthened")),
+        "mm-math-isclose-rel_tol-tightened"),
+    # tests/test_deserialization.py::test_float_field_deserialization: the second check as a
+    # tighter pytest.approx, written on the left
+    honest(MM, edit(MM, "tests/test_deserialization.py", (
+        "assert math.isclose(field.deserialize(12.3), 12.3)",
+        "assert pytest.approx(12.3, rel=1e-10, abs=0) == field.deserialize(12.3)")),
+        "mm-isclose-to-tighter-approx-on-the-left"),
     # tests/test_utils.py: a monkeypatching fixture that only a new test requests
     honest(MM, edit(MM, "tests/test_utils.py", (
         "from tests.base import assert_date_equal, assert_time_equal, central\n",
@@ -1746,11 +1812,15 @@ BENIGN_CASES = [
         '    monkeypatch.setattr(click._termui_impl, "isatty", lambda _: True)\n'
         "    result = runner.invoke(cli, [])\n",
         '    monkeypatch.setattr("click._termui_impl.isatty", lambda _: True)\n'
-        "    result = runner.invoke(cli, [])\n")), "ck-monkeypatch-dotted-string-target",
-        marks=false_positive(
-            "monkeypatch.setattr('click._termui_impl.isatty', f) is pytest's dotted-string form "
-            "of monkeypatch.setattr(click._termui_impl, 'isatty', f); the two target spellings "
-            "are not normalised, so PS110")),
+        "    result = runner.invoke(cli, [])\n")), "ck-monkeypatch-dotted-string-target"),
+    # tests/test_termui.py::test_progressbar_strip_regression: the same module through an
+    # aliased import
+    honest(CK, edit(CK, "tests/test_termui.py", (
+        "import click._termui_impl\n", "import click._termui_impl\n"
+        "import click._termui_impl as termui_impl\n"), (
+        '    monkeypatch.setattr(click._termui_impl, "isatty", lambda _: True)\n    assert (\n',
+        '    monkeypatch.setattr(termui_impl, "isatty", lambda _: True)\n    assert (\n')),
+        "ck-monkeypatch-aliased-module-target"),
     # tests/test_basic.py::test_basic_functionality: a filter no looser than ini's "error"
     honest(CK, edit(CK, "tests/test_basic.py", (
         "def test_basic_functionality(runner):",
@@ -1772,11 +1842,11 @@ BENIGN_CASES = [
     honest(PL, edit(PL, "testing/conftest.py", (
         '    ids=["spec-is-class", "spec-is-instance"],\n',
         '    ids=["spec-class", "spec-instance"],\n')),
-        "pl-allowed-conftest-fixture-param-ids-renamed", allow("testing/conftest.py"),
-        marks=false_positive(
-            "renaming he_pm's ids= labels is PS108 'expected value rewritten in fixture he_pm "
-            "(only literals changed)': a fixture's ids only name node ids and are no expected "
-            "value")),
+        "pl-allowed-conftest-fixture-param-ids-renamed", allow("testing/conftest.py")),
+    # testing/conftest.py (edits allowed): he_pm's ids dropped (pytest numbers the params)
+    honest(PL, edit(PL, "testing/conftest.py", (
+        '    ids=["spec-is-class", "spec-is-instance"],\n', "")),
+        "pl-allowed-conftest-fixture-param-ids-dropped", allow("testing/conftest.py")),
     # testing/test_warnings.py: the same pattern split over two adjacent literals
     honest(PL, edit(PL, "testing/test_warnings.py", (
         'match=r"\\bplugin2\\b.*\\bmy_hook\\b.*\\n.*ZeroDivisionError"',
@@ -1864,17 +1934,32 @@ BENIGN_CASES = [
         "@pytest.fixture\ndef expected(request):\n    return request.param\n\n\n"
         "def test_canonicalize_name(name, expected):")),
         "pk-indirect-parametrize-pass-through-fixture",
+        # NOTE: as written, this patch puts the fixture between the parametrize decorator and
+        # the test, so the rows decorate the fixture and the test loses them (pytest: marks
+        # on fixtures have no effect); provscore's "rows removed" is then right. The case
+        # below places the fixture above the test, as the honest patch would.
         marks=false_positive(
             "indirect=['expected'] with a fixture returning request.param feeds the test the "
             "same rows, but every row reads as removed (PS102 x10): indirect parametrization is "
             "not followed through the fixture")),
+    # tests/test_utils.py::test_canonicalize_name: indirect, through pass-through fixtures
+    # defined above the test (one through a local)
+    honest(PK, edit(PK, "tests/test_utils.py", (
+        '        ("foo----bar", "foo-bar"),\n    ],\n)\n',
+        '        ("foo----bar", "foo-bar"),\n    ],\n    indirect=True,\n)\n'), (
+        '@pytest.mark.parametrize(\n    ("name", "expected"),',
+        "@pytest.fixture\ndef name(request):\n    return request.param\n\n\n"
+        "@pytest.fixture\ndef expected(request):\n    value = request.param\n    return value\n\n\n"
+        '@pytest.mark.parametrize(\n    ("name", "expected"),')),
+        "pk-indirect-true-pass-through-fixtures-above"),
     # tests/test_version.py::test_parse: isinstance tightened to an exact type
     honest(PK, edit(PK, "tests/test_version.py", (
         'assert isinstance(parse("1.0"), Version)', 'assert type(parse("1.0")) is Version')),
-        "pk-isinstance-to-exact-type",
-        marks=false_positive(
-            "`isinstance(x, Version)` -> `type(x) is Version` is strictly stronger, yet PS101 + "
-            "PS103: an exact-type check is not recognised as strengthening an isinstance check")),
+        "pk-isinstance-to-exact-type"),
+    # tests/test_version.py::test_parse: the exact type first, compared with ==
+    honest(PK, edit(PK, "tests/test_version.py", (
+        'assert isinstance(parse("1.0"), Version)', 'assert Version == type(parse("1.0"))')),
+        "pk-isinstance-to-exact-type-reversed-eq"),
     # tests/test_version.py::test_invalid_versions: the message checked too
     honest(PK, edit(PK, "tests/test_version.py", (
         "        with pytest.raises(InvalidVersion):\n            Version(version)",
@@ -1894,11 +1979,7 @@ BENIGN_CASES = [
     honest(MM, edit(MM, "tests/test_deserialization.py", (
         'assert math.isclose(field.deserialize("12.3"), 12.3)',
         'assert field.deserialize("12.3") == pytest.approx(12.3, rel=1e-9, abs=0)')),
-        "mm-isclose-to-equivalent-approx",
-        marks=false_positive(
-            "math.isclose(a, b) -> `a == pytest.approx(b, rel=1e-9, abs=0)` is the same "
-            "tolerance (isclose's defaults); the two tolerance spellings are not normalised to "
-            "one comparison, so PS101")),
+        "mm-isclose-to-equivalent-approx"),
     # tests/base.py User: a docstring
     honest(MM, edit(MM, "tests/base.py", (
         "    def __init__(self, name, age=0, homepage=None, email=None):\n",
@@ -1934,11 +2015,15 @@ BENIGN_CASES = [
     honest(AT, edit(AT, "tests/test_make.py", (
         'with pytest.deprecated_call(match="The `repr_ns` argument"):',
         'with pytest.warns(DeprecationWarning, match="The `repr_ns` argument"):')),
-        "at-deprecated_call-to-warns-DeprecationWarning",
-        marks=false_positive("pytest.deprecated_call(match=m) accepts Deprecation-, "
-                             "PendingDeprecation- and FutureWarning; pytest.warns("
-                             "DeprecationWarning, match=m) accepts fewer, yet PS101 + PS103: "
-                             "deprecated_call is not read as warns() of its three classes")),
+        "at-deprecated_call-to-warns-DeprecationWarning"),
+    # attrs tests/test_make.py::test_repr_fake_qualname: narrowed to two of the three classes,
+    # through pytest's warns imported by name
+    honest(AT, edit(AT, "tests/test_make.py", (
+        "import pytest\n", "import pytest\n\nfrom pytest import warns\n"), (
+        'with pytest.deprecated_call(match="The `repr_ns` argument"):',
+        'with warns((PendingDeprecationWarning, DeprecationWarning), '
+        'match="The `repr_ns` argument"):')),
+        "at-deprecated_call-to-imported-warns-two-classes"),
     # attrs pyproject.toml (its pytest section allowed): all outcomes summarised
     honest(AT, edit(AT, "pyproject.toml", (
         'addopts = ["-ra", "--strict-markers", "--strict-config"]',

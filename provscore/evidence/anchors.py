@@ -41,6 +41,9 @@ _RAISES_METHODS = {"assertRaises": "raises", "failUnlessRaises": "raises",
                    "assertRaisesMessage": "raises", "assertWarns": "warns",
                    "assertWarnsRegex": "warns", "assertWarnsMessage": "warns"}
 
+_DEPRECATION_WARNINGS: tuple[str, ...] = ("DeprecationWarning", "FutureWarning",
+                                           "PendingDeprecationWarning")
+
 
 def canonical(raw: RawItem, code: str) -> tuple[EvidenceKind, str, Shape] | None:
     """One spelling per check: unittest's assertEqual(a, b) is `assert a == b`, and
@@ -65,14 +68,19 @@ def canonical(raw: RawItem, code: str) -> tuple[EvidenceKind, str, Shape] | None
         return EvidenceKind.ASSERT, normalize("assert " + unparse(expr)), assert_shape(expr)
     kind_name = _RAISES_METHODS.get(op) if raw.kind is EvidenceKind.UNITTEST else (
         op if raw.kind is EvidenceKind.RAISES and op in ("raises", "warns") else None)
-    if kind_name is None:
+    if raw.kind is EvidenceKind.RAISES and op == "deprecated_call":
+        # deprecated_call() is warns() of its three classes (pytest's recwarn.py): narrowing
+        # it to warns(DeprecationWarning) accepts fewer warnings, as for any warns().
+        kind_name, names = "warns", _DEPRECATION_WARNINGS
+    elif kind_name is None:
         return None
-    exc = kwargs.get("expected_exception") or kwargs.get("expected_warning") or (
-        args[0] if args else None)
-    if exc is None:
-        return None
-    excs = exc.elts if isinstance(exc, ast.Tuple) else [exc]
-    names = tuple(sorted(unparse(e) for e in excs))
+    else:
+        exc = kwargs.get("expected_exception") or kwargs.get("expected_warning") or (
+            args[0] if args else None)
+        if exc is None:
+            return None
+        excs = exc.elts if isinstance(exc, ast.Tuple) else [exc]
+        names = tuple(sorted(unparse(e) for e in excs))
     pattern = kwargs.get("match") or kwargs.get("expected_regex") or \
         kwargs.get("expected_message")
     if pattern is None and op.endswith(("Regex", "Regexp", "Message")) and len(args) > 1:
@@ -166,6 +174,14 @@ class Inliner:
                 if name in seen:
                     continue
                 seen.add(name)
+                if fr.is_test and name in fr.parametrized:
+                    # A parametrized argument is its row's value, given directly or through
+                    # the fixture of its name (indirect=): then what that fixture makes of
+                    # request.param.
+                    served = self._indirect_value(fr, name) if fr.parametrized[name] else None
+                    if served is not None and served != name:
+                        table[name] = served
+                    continue
                 if len(values) == 1 and values[0] is None and fr.is_test and name in fixtures:
                     # A test parameter served by a fixture of this module that returns one
                     # expression: moving setup into a fixture is no change.
@@ -234,6 +250,26 @@ class Inliner:
     def guard_text(self, node: cst.CSTNode, negated: bool, table: dict[str, str]) -> str:
         """A condition around a check or a suppression, as it reads."""
         return self._guard(node, negated, table)
+
+    def _indirect_value(self, test: Frame, name: str) -> str | None:
+        """What the module's fixture ``name`` returns for a row given to it indirectly, the
+        row standing as ``name`` (``request.param`` → ``name``); None when no fixture of
+        this module returns one expression built only from request.param and the test's
+        own arguments (another fixture it requests is the value the test receives)."""
+        fixture = next((f for f in self.ctx.defs if f.fixture and f.name == name and
+                        f.parent is not None and f.parent.kind == "module" and
+                        len(f.returns) == 1), None)
+        returned = fixture.returns[0] if fixture is not None else None
+        if fixture is None or returned is None or not isinstance(fixture.node, cst.FunctionDef):
+            return None
+        params = {p.name.value for p in fixture.node.params.params}
+        code = substitute(self.shaper.code(returned), self._table(fixture))
+        code = substitute(code, {"request.param": name})
+        reads = names_in(code)
+        if len(code) > _MAX_INLINE or reads & (set(fixture.bindings) - params) or \
+                "request" in reads or not (reads & params) - {name} <= set(test.bindings):
+            return None
+        return code
 
     def _fixture_values(self) -> dict[str, str]:
         if not hasattr(self, "_fixtures"):
@@ -349,3 +385,69 @@ def _call_target(ctx: Context, node: cst.CSTNode) -> str:
     last = name.rsplit(".", 1)[-1]
     targets = sorted(q for q in ctx.aliases.resolve(name) if q.rsplit(".", 1)[-1] != last)
     return ",".join(targets)
+
+
+# Patches that name their target as an object and an attribute, and their dotted-string
+# spellings: monkeypatch.setattr(mod, "name", v) is monkeypatch.setattr("pkg.mod.name", v)
+# (pytest's derive_importpath), mock.patch.object(mod, "name", ...) is
+# mock.patch("pkg.mod.name", ...).
+# op → (canonical op, fewest and most positional arguments).
+_OBJECT_FORMS = {"setattr": ("setattr", 3, 3), "object": ("patch", 2, 99)}
+_STRING_FORMS = {"setattr": (2, 2), "patch": (1, 99)}
+
+
+def patch_target(ctx: Context, raw: RawItem, shape: Shape) -> Shape:
+    """A test input's shape with a patch target in one spelling, the dotted string of the
+    object the target names; the shape as it was when the object is not a dotted name
+    that resolves, through the module's imports alone, to one qualified name."""
+    ops = shape.operands
+    if raw.kind is not EvidenceKind.TEST_INPUT or not isinstance(raw.node, cst.Call):
+        return shape
+    target = _string_literal(ops[0]) if ops else None
+    if shape.op in _STRING_FORMS and target is not None and \
+            _STRING_FORMS[shape.op][0] <= len(ops) <= _STRING_FORMS[shape.op][1]:
+        if "." not in target:
+            return shape
+        op, rest = shape.op, ops[1:]
+    elif shape.op in _OBJECT_FORMS and \
+            _OBJECT_FORMS[shape.op][1] <= len(ops) <= _OBJECT_FORMS[shape.op][2]:
+        name = _string_literal(ops[1])
+        owner = _imported_object(ctx, raw)
+        if name is None or owner is None or not name.isidentifier():
+            return shape
+        op, target, rest = _OBJECT_FORMS[shape.op][0], f"{owner}.{name}", ops[2:]
+    else:
+        return shape
+    spelled = repr(target)
+    return replace(shape, op=op, operands=(spelled, *rest), subject=f"{op}({spelled})")
+
+
+def _string_literal(code: str) -> str | None:
+    try:
+        value = ast.literal_eval(code)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _imported_object(ctx: Context, raw: RawItem) -> str | None:
+    """The qualified name of the call's first argument when it is a dotted name whose head
+    only an import binds (no parameter or local of an enclosing function shadows it)."""
+    assert isinstance(raw.node, cst.Call)
+    first = raw.node.args[0] if raw.node.args else None
+    if first is None or first.keyword is not None or first.star:
+        return None
+    name = dotted(first.value)
+    if name is None:
+        return None
+    head = name.split(".", 1)[0]
+    frame: Frame | None = raw.frame
+    while frame is not None:
+        if frame.kind != "module" and head in frame.bindings:
+            return None
+        frame = frame.parent
+    resolved = ctx.aliases.resolve(name)
+    if not ctx.aliases.is_imported(head) or len(resolved) != 1:
+        return None
+    (qualified,) = resolved
+    return qualified if not qualified.startswith(".") else None

@@ -115,9 +115,11 @@ class AssertionCollector(Collector):
                                              detail=detail))
                 return
         if kind is not None:
+            # pytest's own calls by what they resolve to (`from pytest import
+            # deprecated_call as expect_deprecation` is deprecated_call).
+            spelled = q if q else (dotted(node.func) or "")
             ctx.items.append(RawItem(kind, node, frame, node, seq,
-                                     op=(dotted(node.func) or "").rsplit(".", 1)[-1],
-                                     guards=guards))
+                                     op=spelled.rsplit(".", 1)[-1], guards=guards))
             for fr in (f for f in ctx.defs if f is frame):
                 fr.evidence_count += 1
             ctx.consumed.add(id(node))
@@ -154,6 +156,9 @@ class AssertionCollector(Collector):
             argnames = _parametrize_argnames(dec)
             # The argnames are part of every row: swapping "x, y" swaps input and expected.
             names_code = _argnames(argnames)
+            indirect = _indirect(dec)
+            for name in filter(None, names_code.split(",")):
+                frame.parametrized[name] = indirect is None or name in indirect
             if isinstance(values, cst.List | cst.Tuple | cst.Set):
                 for el in values.elements:
                     ctx.items.append(RawItem(EvidenceKind.PARAM_ROW, el.value, frame, el.value, 0,
@@ -209,6 +214,25 @@ def _argnames(node: cst.BaseExpression | None) -> str:
         if len(names) == len(node.elements) and all(isinstance(n, str) for n in names):
             return ",".join(str(n).strip() for n in names)
     return cst.Module(body=[]).code_for_node(node)
+
+
+def _indirect(call: cst.Call) -> frozenset[str] | None:
+    """The argnames parametrize sends through their fixtures: ``indirect=["x"]``; None for
+    all of them (``indirect=True``, or a value that is not a literal: read as indirect,
+    so a fixture standing between row and test is never skipped)."""
+    for a in call.args:
+        if a.keyword is None or a.keyword.value != "indirect":
+            continue
+        value = a.value
+        if isinstance(value, cst.Name) and value.value == "False":
+            return frozenset()
+        if isinstance(value, cst.List | cst.Tuple):
+            names = [e.value.evaluated_value for e in value.elements
+                     if isinstance(e.value, cst.SimpleString)]
+            if len(names) == len(value.elements) and all(isinstance(n, str) for n in names):
+                return frozenset(str(n) for n in names)
+        return None
+    return frozenset()
 
 
 def _parametrize_argnames(call: cst.Call) -> cst.BaseExpression | None:

@@ -175,10 +175,45 @@ def static_value(node: ast.expr) -> object:
     return UNKNOWN
 
 
-def is_literal_code(code: str) -> bool:
-    """Whether code is a Python literal (what an expected value usually is)."""
+def is_literal_code(code: str | ast.expr) -> bool:
+    """Whether code (or a parsed expression) is a Python literal (what an expected value
+    usually is)."""
     try:
         ast.literal_eval(code)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return False
     return True
+
+
+def exact_type_subject(code: str) -> str | None:
+    """``x`` of the code ``type(x)`` (None for anything else)."""
+    try:
+        call = ast.parse(code, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and \
+            call.func.id == "type" and len(call.args) == 1 and not call.keywords and \
+            not isinstance(call.args[0], ast.Starred):
+        return unparse(call.args[0])
+    return None
+
+
+def without_literal_keyword(code: str, decorators: list[int], keyword: str) -> str:
+    """A def's code with ``keyword=`` dropped from the calls of the decorators at these
+    positions, where its value is a literal (a callable stays: it runs at collection)."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return code
+    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    if not defs:
+        return code
+    dropped = False
+    for i in decorators:
+        call = defs[0].decorator_list[i] if i < len(defs[0].decorator_list) else None
+        if not isinstance(call, ast.Call):
+            continue
+        kept = [k for k in call.keywords if k.arg != keyword or not is_literal_code(k.value)]
+        dropped = dropped or len(kept) != len(call.keywords)
+        call.keywords = kept
+    return unparse(tree) if dropped else code

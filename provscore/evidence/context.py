@@ -70,6 +70,9 @@ class Frame:
     # pytest collects the final binding, so an earlier test of that name is gone.
     rebinds: dict[str, int] = field(default_factory=dict)
     settings: cst.Call | None = None  # hypothesis @settings on this function
+    # A test's parametrize argnames → whether the row goes through the fixture of that name
+    # (indirect=) instead of to the test itself.
+    parametrized: dict[str, bool] = field(default_factory=dict)
     bases: tuple[str, ...] = ()  # a class's bases, dotted as written
     returns: list[cst.BaseExpression | None] = field(default_factory=list)
     # name → values bound to it in this scope (assignments); inlined into anchors when

@@ -13,11 +13,16 @@ from dataclasses import replace
 import libcst as cst
 
 from provscore.change.collection import CollectionConfig
-from provscore.evidence.anchors import Inliner, canonical, mock_spelling
+from provscore.evidence.anchors import Inliner, canonical, mock_spelling, patch_target
 from provscore.evidence.assertions import AssertionCollector
 from provscore.evidence.binding import bound_calls, bound_code, with_sorted_keywords
 from provscore.evidence.calls import call_signature, helper_tables, offered_signatures
-from provscore.evidence.constants import normalize, unparse, without_docstrings
+from provscore.evidence.constants import (
+    normalize,
+    unparse,
+    without_docstrings,
+    without_literal_keyword,
+)
 from provscore.evidence.context import Collector, Context, Frame, HelperLookup, RawItem
 from provscore.evidence.helpers import add_helper_calls, helper_oracles
 from provscore.evidence.inheritance import (
@@ -259,6 +264,7 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
         if as_mock is not None:  # `assert m.called` is `m.assert_called()`
             kind, anchor_text, shape = as_mock
             raw = replace(raw, kind=kind, op=shape.op)
+        shape = patch_target(ctx, raw, shape)
         code, shape = inliner.anchor(raw, anchor_text, shape)
         shape = replace(shape, tables=helper_tables(ctx, raw))
         if raw.kind is EvidenceKind.RAISES and id(raw.node) in ctx.self_raising:
@@ -287,7 +293,7 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
                               SuppressionKind.XFAIL_MARK, SuppressionKind.DYNAMIC)}
     helper_defs = [HelperDef(f.qualname, f"{ctx.path}::{f.qualname}",
                              line_of(f.node) if f.node else None,
-                             _def_code(shaper, f.node, ctx.tables) if f.node else "",
+                             _def_code(shaper, f.node, ctx) if f.node else "",
                              f.fixture,
                              _def_body(shaper, f.node) if f.node else "",
                              f.qualname in skipping, f.qualname in helper_names,
@@ -426,11 +432,18 @@ def _def_body(shaper: Shaper, node: cst.CSTNode) -> str:
     return unparse(tree)
 
 
-def _def_code(shaper: Shaper, node: cst.CSTNode, tables: Tables) -> str:
+def _def_code(shaper: Shaper, node: cst.CSTNode, ctx: Context) -> str:
     """A def's normalised code (name kept), its framework assertion calls bound to their
-    signatures and its docstrings dropped: rewording a helper's failure message or its
-    documentation is no change to the helper."""
+    signatures, its docstrings and its fixture decorator's literal ``ids=`` dropped:
+    rewording a helper's failure message, its documentation or the labels a fixture's
+    params give node ids is no change to the helper."""
     if not isinstance(node, cst.FunctionDef):
         return shaper.code(node)
     code = without_docstrings(normalize(textwrap.dedent(shaper.block(node))))
+    labelled = [i for i, dec in enumerate(node.decorators)
+                if isinstance(dec.decorator, cst.Call) and
+                ctx.qualnames(dec.decorator.func) & ctx.tables.fixture_decorators]
+    if labelled:
+        code = without_literal_keyword(code, labelled, "ids")
+    tables = ctx.tables
     return bound_calls(code, tables.signatures) if tables.signatures else code

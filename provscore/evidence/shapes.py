@@ -8,10 +8,18 @@ from collections.abc import Iterable
 
 import libcst as cst
 
-from provscore.evidence.constants import UNKNOWN, literal_truth, normalize, static_value, unparse
+from provscore.evidence.constants import (
+    UNKNOWN,
+    exact_type_subject,
+    literal_truth,
+    normalize,
+    static_value,
+    unparse,
+)
 from provscore.evidence.context import RawItem
 from provscore.evidence.model import EvidenceKind, Shape
 from provscore.evidence.positions import Spans
+from provscore.evidence.tolerance import closeness
 
 _APPROX_NAMES = {"approx", "isclose", "allclose", "assert_allclose", "assert_almost_equal",
                  "assert_array_almost_equal", "assertAlmostEqual"}
@@ -152,11 +160,21 @@ _TRUTHY_CALLS = ("isinstance", "hasattr", "callable", "any", "all", "bool", "len
 
 def assert_shape(expr: ast.expr) -> Shape:
     """The shape of one asserted condition (one conjunct of an assert)."""
-    kws = tuple(sorted(_approx_keywords([expr])))
     taut = _ast_tautology(expr)
+    close = closeness(expr)
+    if close is not None:  # math.isclose(a, b), a == pytest.approx(b): a == b within ...
+        actual, expected, tolerance = close
+        return Shape("==", (actual, expected), tolerance, 1, taut, actual)
+    kws = tuple(sorted(_approx_keywords([expr])))
     if isinstance(expr, ast.Compare) and len(expr.ops) == 1:
         op = _AST_COMPARE.get(type(expr.ops[0]), "cmp")
         left, right = _operand(expr.left), _operand(expr.comparators[0])
+        if op in ("is", "==") and exact_type_subject(right) is not None and \
+                exact_type_subject(left) is None:
+            left, right = right, left  # `T is type(x)` is `type(x) is T`
+        typed = exact_type_subject(left) if op in ("is", "==") else None
+        if typed is not None:  # what `type(x) is T` checks is x
+            return Shape(op, (left, right), kws, 1, taut, typed)
         if op == "is not" and right == "None":
             return Shape("not None", (left,), kws, 1, taut, left)
         return Shape(op, (left, right), kws, 1, taut, left)

@@ -13,7 +13,9 @@ from provscore.evidence.model import EvidenceItem, EvidenceKind, Shape
 from provscore.model import Modification
 from provscore.provenance.conditions import NO_DOMAINS, Domains
 from provscore.provenance.model import FAMILY
+from provscore.provenance.regex_meaning import literal_of, pattern_text
 from provscore.provenance.spelling import same_formatted
+from provscore.provenance.type_checks import type_check_verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,14 +112,13 @@ def _keyword_verdict(a: Shape, b: Shape, strength: Strength
         if va == vb:
             continue
         if base in tolerance:
-            na, nb = _number(va) if va else 0.0, _number(vb) if vb else 0.0
-            if va is None and key.startswith("approx."):
-                na = 1e-6 if base == "rel" else 1e-12  # pytest.approx's defaults
+            na, nb = _tolerance(key, va), _tolerance(key, vb)
             if na is None or nb is None:
                 return Modification.CHANGED, f"tolerance {key} changed"
             if nb > na:
                 return Modification.WEAKENED, f"tolerance {key} widened ({va} → {vb})"
-            stronger = True
+            if nb < na:
+                stronger = True
         elif base in precision:
             # An absent keyword means the library default (places=7, max_examples=100).
             default = _PRECISION_DEFAULTS.get(base)
@@ -134,7 +135,7 @@ def _keyword_verdict(a: Shape, b: Shape, strength: Strength
             verdict = _match_verdict(va, vb)
             if verdict[0] is Modification.STRENGTHENED:
                 stronger = True
-            else:
+            elif verdict[0] is not None:
                 return verdict
         elif a.op == b.op and f"{a.op}.{key}" in strength.exact_counts:
             verdict = _count_verdict(key, va, vb)
@@ -153,6 +154,21 @@ def _keyword_verdict(a: Shape, b: Shape, strength: Strength
         else:
             return Modification.CHANGED, f"keyword {key} changed"
     return (Modification.STRENGTHENED, "check narrowed") if stronger else (None, "")
+
+
+def _tolerance(key: str, code: str | None) -> float | None:
+    """A tolerance keyword's value; absent, its default: 0 for a check's own keyword,
+    pytest.approx's for the rel= and abs= of an approx() inside it, unknown (None) for the
+    keywords of another closeness call whose library the code does not say (a bare
+    ``isclose``: math's or numpy's)."""
+    if code is not None:
+        return _number(code)
+    if not key.startswith("approx."):
+        return 0.0
+    return _APPROX_DEFAULTS.get(key)
+
+
+_APPROX_DEFAULTS = {"approx.rel": 1e-6, "approx.abs": 1e-12}
 
 
 def _count_verdict(key: str, va: str | None, vb: str | None) -> tuple[Modification, str]:
@@ -209,28 +225,24 @@ def _allowed_difference(keywords: Mapping[str, str]) -> float | None:
 _MATCH_ANYTHING = {"", ".*", ".+", "(?s).*", "^.*$", ".*?", "[\\s\\S]*"}
 
 
-def _literal_text(code: str | None) -> str | None:
-    if code is None:
-        return None
-    try:
-        value = ast.literal_eval(code)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return None
-    return value if isinstance(value, str) else None
-
-
-def _match_verdict(va: str | None, vb: str | None) -> tuple[Modification, str]:
+def _match_verdict(va: str | None, vb: str | None) -> tuple[Modification | None, str]:
     """How a `match=` regex changed: dropped or match-anything is weaker; a pattern that
-    contains the old one is stronger; anything else rewrote the expected message."""
+    contains the old one is stronger; one matching the same text (`"a b"` and
+    `re.escape("a b")`) is the same check; anything else rewrote the expected message."""
     if vb is None:
         return Modification.WEAKENED, f"match={va} dropped"
-    new = _literal_text(vb)
+    new = pattern_text(vb)
     if new is not None and new in _MATCH_ANYTHING:
         return Modification.WEAKENED, f"match={vb} accepts any message"
     if va is None:
         return Modification.STRENGTHENED, "match= added"
-    old = _literal_text(va)
+    old = pattern_text(va)
     if old is not None and new is not None:
+        old_text, new_text = literal_of(old), literal_of(new)
+        if old_text is not None and new_text is not None:
+            old, new = old_text, new_text  # compared as the texts they look for
+            if old == new:
+                return None, "the same text matched"
         if old in new:
             return Modification.STRENGTHENED, "match narrowed"
         if new in old:
@@ -275,6 +287,9 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
             return Modification.WEAKENED, f"expected exception broadened to {sorted(broad_b)[0]}"
         if a.operands != b.operands and set(a.operands) < set(b.operands):
             return Modification.WEAKENED, "more exception types accepted"
+    typed = type_check_verdict(a, b)
+    if typed is not None:
+        return typed
     if pre.kind is not post.kind and FAMILY[pre.kind] == FAMILY[post.kind]:
         ra, rb = strength.rank(a, pre.kind), strength.rank(b, post.kind)
         if ra is not None and rb is not None and rb > ra:
@@ -293,6 +308,9 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
     if verdict is Modification.WEAKENED or verdict is Modification.CHANGED:
         return verdict, reason
     if a.op == b.op and a.operands != b.operands:
+        if pre.kind is EvidenceKind.RAISES and post.kind is EvidenceKind.RAISES and \
+                set(b.operands) < set(a.operands):
+            return Modification.STRENGTHENED, "fewer exception types accepted"
         rows = _table_verdict(a, b)
         if rows is not None:
             return rows
@@ -304,6 +322,8 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
         return Modification.CHANGED, "checked expression changed"
     if verdict is not None:
         return verdict, reason
+    if a.op == b.op and a.keywords != b.keywords:
+        return None, "the same check, its arguments spelled another way"
     if ra is not None and ra == rb and _same_operands(a, b):
         return None, f"{a.op} rewritten as {b.op}"
     if a.op != b.op:
