@@ -211,16 +211,26 @@ def _skip_table(value: ast.expr, root: str) -> list[str]:
     return out
 
 
-def settings_paths(files: Mapping[str, bytes | None]) -> tuple[str, ...]:
-    """Files of the settings modules the tests run with (``DJANGO_SETTINGS_MODULE`` in a
-    config or script, ``--settings``, a runner script's default), as candidate paths."""
-    modules: list[str] = []
-    for data in files.values():
+def settings_modules(files: Mapping[str, bytes | None]) -> dict[str, tuple[str, ...]]:
+    """The settings modules each channel names (``DJANGO_SETTINGS_MODULE`` in a config or
+    script, ``--settings``, a runner script's default), by channel path."""
+    out: dict[str, tuple[str, ...]] = {}
+    for path, data in files.items():
         text = _text(data)
         if "settings" not in text.lower():
             continue
+        modules: list[str] = []
         for pattern in (_SETTINGS_ENV, _SETTINGS_FLAG, _SETTINGS_DEFAULT):
             modules += pattern.findall(text)
+        if modules:
+            out[path] = tuple(dict.fromkeys(modules))
+    return out
+
+
+def settings_paths(files: Mapping[str, bytes | None]) -> tuple[str, ...]:
+    """Files of the settings modules the tests run with (:func:`settings_modules`), as
+    candidate paths."""
+    modules = [m for named in settings_modules(files).values() for m in named]
     out: list[str] = []
     for module in dict.fromkeys(modules):
         rel = module.replace(".", "/")
