@@ -86,7 +86,7 @@ class AssertionCollector(Collector):
 
         def judge() -> None:
             for target, root in reversed(rebound):
-                if ctx.aliases.imported(root):
+                if ctx.aliases.is_imported(root):
                     ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, target, frame, target,
                                              seq, op="rebinds", guards=guards))
         ctx.deferred.append(judge)
