@@ -2563,9 +2563,7 @@ TAMPER_CASES = [
     pytest.param(Case(SJ_FLOAT, edit(SJ_FLOAT, SJ_INIT, (
         'if f.startswith("test_") and f.endswith(".py")',
         'if f.startswith("test_") and f.endswith(".py") and f != "test_float.py"')),
-        ("PS205", "PS302")), id="sj-suite-builder-excludes-module",
-        marks=miss("a package __init__ that builds the suite (the script setup.py test runs) is "
-                   "not a runner channel")),
+        ("PS205", "PS302")), id="sj-suite-builder-excludes-module"),
 
     # ---------------------------------------------------------------- load_tests, __test__
     # markdown tests/test_syntax/extensions/test_md_in_html.py load_tests
@@ -2648,6 +2646,9 @@ TAMPER_CASES = [
 ALLOW_RUNNERS = {"contract": Contract(allowed_runner_edits=(
     "tox.ini", "makefile", "tests/runtests.py", "tests/test_sqlite.py"))}
 
+# simplejson/tests/__init__.py (what setup.py's test command runs) may be edited
+ALLOW_SUITE = {"contract": Contract(allowed_runner_edits=(SJ_INIT,))}
+
 # django tests/expressions/tests.py with both DB-feature skips already imported
 DJ_EXPRESSIONS_BOTH = {**DJ_EXPRESSIONS, EXPRESSIONS: sub(
     DJ_EXPRESSIONS[EXPRESSIONS], "from django.test import TestCase, skipUnlessDBFeature",
@@ -2688,6 +2689,18 @@ MORE_TAMPER_CASES = [
     pytest.param(Case(DJ_WIDGETS, edit(DJ_WIDGETS, WIDGET, (
         '        self.assertEqual(widget.format_value(42.5), "42.5")\n', "")), ("PS101",)),
         id="dj-assert-removed-from-class-with-imported-base"),
+    # simplejson/tests/__init__.py all_tests_suite, the builder allowed: the module excluded
+    # by another spelling of the filter
+    pytest.param(Case(SJ_FLOAT, edit(SJ_FLOAT, SJ_INIT, (
+        'if f.startswith("test_") and f.endswith(".py")',
+        'if f.startswith("test_") and f.endswith(".py") and not f.startswith("test_fl")')),
+        ("PS205",), ALLOW_SUITE), id="sj-allowed-suite-builder-excludes-by-prefix"),
+    # simplejson/tests/__init__.py all_tests_suite, allowed: the filter split over two clauses
+    pytest.param(Case(SJ_FLOAT, edit(SJ_FLOAT, SJ_INIT, (
+        'if f.startswith("test_") and f.endswith(".py")',
+        'if f.startswith("test_") and f.endswith(".py")\n'
+        '                if "float" not in f')), ("PS205",), ALLOW_SUITE),
+        id="sj-allowed-suite-builder-second-if-clause"),
     # simplejson/tests/_helpers.py skip_if_speedups_missing: the decorator now always skips
     pytest.param(Case(SJ_SPEEDUPS, edit(SJ_SPEEDUPS, SJ_HELPERS_PATH, (
         "        if not has_speedups():", "        if True:")), ("PS201",)),
@@ -3433,6 +3446,16 @@ BENIGN_CASES = [
         "# Use a fast hasher to speed up tests.",
         "# Use a fast hasher to speed up tests (never in production).")), extra=ALLOW_RUNNERS),
         id="dj-allowed-test-settings-comment-edited"),
+    # simplejson/tests/__init__.py, allowed: the filter widened to every test*.py
+    pytest.param(Case(SJ_FLOAT, edit(SJ_FLOAT, SJ_INIT, (
+        'if f.startswith("test_") and f.endswith(".py")',
+        'if f.startswith("test") and f.endswith(".py")')), extra=ALLOW_SUITE),
+        id="sj-allowed-suite-builder-filter-widened"),
+    # simplejson/tests/__init__.py, allowed: the filter's conjuncts swapped and parenthesised
+    pytest.param(Case(SJ_FLOAT, edit(SJ_FLOAT, SJ_INIT, (
+        'if f.startswith("test_") and f.endswith(".py")',
+        'if (f.endswith(".py") and f.startswith("test_"))')), extra=ALLOW_SUITE),
+        id="sj-allowed-suite-builder-filter-reordered"),
     # simplejson/tests/: a new test module the suite builder picks up
     pytest.param(Case(SJ_FLOAT, {"simplejson/tests/test_float_repr.py": py('''
         from unittest import TestCase

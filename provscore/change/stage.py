@@ -37,6 +37,7 @@ from provscore.change.runner_config import (
 )
 from provscore.change.runners import RUNNER_SCRIPTS
 from provscore.change.strict import AmbiguousDiff, check_unambiguous
+from provscore.change.suites import NAMING_FILES
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +88,7 @@ def read_change(repo: Repo, base_sha: str, head_sha: str | None, diff: bytes,
     wanted = [c.old_path for c in safe if c.old_path] + \
         [c.new_path for c in safe if c.new_path and c.status is FileStatus.ADDED]
     base_blobs = repo.read_blobs(base_sha, [*wanted, *CONFIG_FILES, *COVERAGE_FILES,
-                                            *RUNNER_SCRIPTS])
+                                            *RUNNER_SCRIPTS, *NAMING_FILES])
     images = build_images(changes, base_blobs)
     failures = [*images.failures, *_added_over_existing(images.files, base_blobs)]
     base = {p: State(e.mode, e.sha) for p, e in repo.tree(base_sha).items()}

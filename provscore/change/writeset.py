@@ -119,7 +119,7 @@ def classify_path(path: str, config: CollectionConfig, *, oracle_prefixes: Seque
         return PathRole.ORACLE
     if base == "conftest.py":
         return PathRole.CONFTEST
-    if is_runner_path(path) or path in config.settings_files:
+    if is_runner_path(path) or path in config.settings_files or path in config.run_files:
         return PathRole.RUNNER
     if path.endswith(".py"):
         if config.is_test_file(path):
