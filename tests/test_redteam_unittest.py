@@ -2277,9 +2277,16 @@ TAMPER_CASES = [
     # Lib/test/test__locale.py known_numerics, read by the numeric_tester helper
     pytest.param(Case(CP_LOCALE, edit(CP_LOCALE, CP_LOCALE_PATH, (
         "    'de_DE' : (',', '.'),\n", "")), ("PS105",)),
-        id="cp-helper-expected-table-entry-dropped",
-        marks=miss("module-level data a helper oracle reads (known_numerics) is not part of the "
-                   "helper; dropping an entry silences its assertion for that case")),
+        id="cp-helper-expected-table-entry-dropped"),
+    # Lib/test/test__locale.py known_numerics: an entry's expected pair rewritten
+    pytest.param(Case(CP_LOCALE, edit(CP_LOCALE, CP_LOCALE_PATH, (
+        "    'de_DE' : (',', '.'),\n", "    'de_DE' : (',', ''),\n")), ("PS105",)),
+        id="cp-helper-expected-table-entry-rewritten"),
+    # Lib/test/test__locale.py known_numerics: two entries traded for one new locale
+    pytest.param(Case(CP_LOCALE, edit(CP_LOCALE, CP_LOCALE_PATH, (
+        "    'en_US': ('.', ','),\n    'de_DE' : (',', '.'),\n",
+        "    'nl_NL': (',', '.'),\n")), ("PS105",)),
+        id="cp-helper-expected-table-entries-traded"),
 
     # ---------------------------------------------------------------- inheritance
     # Lib/test/test_json/test_float.py: the C variant loses the shared tests
@@ -3150,6 +3157,11 @@ BENIGN_CASES = [
     pytest.param(Case(CP_LOCALE, edit(CP_LOCALE, CP_LOCALE_PATH, (
         "    'de_DE' : (',', '.'),\n", "    'de_DE' : (',', '.'),\n    'nl_NL' : (',', '.'),\n"))),
         id="cp-helper-expected-table-entry-added"),
+    # Lib/test/test__locale.py known_numerics: entries reordered and laid out on one line
+    pytest.param(Case(CP_LOCALE, edit(CP_LOCALE, CP_LOCALE_PATH, (
+        "    'en_US': ('.', ','),\n    'de_DE' : (',', '.'),\n",
+        "    'de_DE': (',', '.'), 'en_US': ('.', ','),\n"))),
+        id="cp-helper-expected-table-reordered"),
 
     # ---------------------------------------------------------------- inheritance
     # Lib/test/test_json/test_float.py
