@@ -3468,6 +3468,13 @@ BENIGN_CASES = [
         'if f.startswith("test_") and f.endswith(".py")',
         'if (f.endswith(".py") and f.startswith("test_"))')), extra=ALLOW_SUITE),
         id="sj-allowed-suite-builder-filter-reordered"),
+    # simplejson setup.py reads the version from the package: that file runs no tests
+    pytest.param(Case({**SJ_FLOAT, "setup.py": SJ_SETUP + py('''
+
+        VERSION = open('simplejson/__init__.py').read().split('"')[1]
+        '''), "simplejson/__init__.py": '__version__ = "3.0"\n'},
+        {"simplejson/__init__.py": '__version__ = "3.1"\n'}),
+        id="sj-package-file-setup-py-reads-edited"),
     # simplejson/tests/: a new test module the suite builder picks up
     pytest.param(Case(SJ_FLOAT, {"simplejson/tests/test_float_repr.py": py('''
         from unittest import TestCase

@@ -134,6 +134,19 @@ def invocations(files: Mapping[str, bytes | None]) -> tuple[Invocation, ...]:
     return tuple(out)
 
 
+def command_lines(files: Mapping[str, bytes | None]) -> Iterator[str]:
+    """Every command line of the channels that are not Python (tox's commands, shell
+    scripts and Makefiles, one line each)."""
+    for path in RUNNER_SCRIPTS:
+        data = files.get(path)
+        if data is None or path.endswith(".py"):
+            continue
+        if path in ("tox.ini", "pyproject.toml"):
+            yield from _tox_commands(path, data)
+        else:
+            yield from re.sub(r"\\\n", " ", _text(data)).splitlines()
+
+
 def detect_runners(files: Mapping[str, bytes | None], pytest_configured: bool
                    ) -> frozenset[str]:
     """The runners the tree at hand shows: "pytest", "unittest", "django"."""

@@ -23,6 +23,8 @@ import re
 from collections.abc import Iterator, Mapping
 
 from provscore.change.options import ConfigChange
+from provscore.change.runners import command_lines
+from provscore.change.writeset import in_test_dir
 
 # A path to a Python file in a channel's text (at least one directory: a bare name is
 # too often something else), and `python -m module`.
@@ -33,18 +35,20 @@ NAMING_FILES = ("setup.py",)
 
 
 def run_files(files: Mapping[str, bytes | None]) -> tuple[str, ...]:
-    """Candidate paths of the Python files the channels (and setup.py) run."""
+    """Candidate paths of the test-support Python files the channels run: named on a
+    command line that runs Python, or in setup.py (its test command's code), below a test
+    directory (setup.py naming ``pkg/__init__.py`` to read a version runs no tests)."""
+    texts = [line for line in command_lines(files) if "python" in line]
+    texts += [data.decode("utf-8", "replace") for p in NAMING_FILES
+              if (data := files.get(p)) is not None]
     out: list[str] = []
-    for data in files.values():
-        if data is None:
-            continue
-        text = data.decode("utf-8", "replace")
+    for text in texts:
         for path in _PY_PATH.findall(text):
             out.append(posixpath.normpath(path.replace("{toxinidir}/", "")))
         for module in _RUN_MODULE.findall(text):
             rel = module.replace(".", "/")
             out += [f"{rel}.py", f"{rel}/__init__.py", f"{rel}/__main__.py"]
-    return tuple(dict.fromkeys(p for p in out if not p.startswith("..")))
+    return tuple(dict.fromkeys(p for p in out if not p.startswith("..") and in_test_dir(p)))
 
 
 def _parts(node: ast.expr, op: type[ast.boolop]) -> dict[str, str]:
