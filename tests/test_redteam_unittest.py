@@ -2277,9 +2277,16 @@ TAMPER_CASES = [
     # Lib/test/test__locale.py known_numerics, read by the numeric_tester helper
     pytest.param(Case(CP_LOCALE, edit(CP_LOCALE, CP_LOCALE_PATH, (
         "    'de_DE' : (',', '.'),\n", "")), ("PS105",)),
-        id="cp-helper-expected-table-entry-dropped",
-        marks=miss("module-level data a helper oracle reads (known_numerics) is not part of the "
-                   "helper; dropping an entry silences its assertion for that case")),
+        id="cp-helper-expected-table-entry-dropped"),
+    # Lib/test/test__locale.py known_numerics: an entry's expected pair rewritten
+    pytest.param(Case(CP_LOCALE, edit(CP_LOCALE, CP_LOCALE_PATH, (
+        "    'de_DE' : (',', '.'),\n", "    'de_DE' : (',', ''),\n")), ("PS105",)),
+        id="cp-helper-expected-table-entry-rewritten"),
+    # Lib/test/test__locale.py known_numerics: two entries traded for one new locale
+    pytest.param(Case(CP_LOCALE, edit(CP_LOCALE, CP_LOCALE_PATH, (
+        "    'en_US': ('.', ','),\n    'de_DE' : (',', '.'),\n",
+        "    'nl_NL': (',', '.'),\n")), ("PS105",)),
+        id="cp-helper-expected-table-entries-traded"),
 
     # ---------------------------------------------------------------- inheritance
     # Lib/test/test_json/test_float.py: the C variant loses the shared tests
@@ -2368,10 +2375,26 @@ TAMPER_CASES = [
     pytest.param(Case(CP_DEQUE, edit(CP_DEQUE, CP_DEQUE_PATH, (
         "    def test_maxlen(self):\n",
         "    def test_maxlen(self):\n        support.requires('cpu')\n")), ("PS203",)),
-        id="cp-support-requires-called-in-test",
-        marks=miss("a project skip helper in another module raising a SkipTest subclass "
-                   "(test.support.requires -> ResourceDenied) is not recognised as a "
-                   "runtime skip")),
+        id="cp-support-requires-called-in-test"),
+    # Lib/test/test_deque.py::test_maxlen; support.requires imported under another name
+    pytest.param(Case(CP_DEQUE, edit(CP_DEQUE, CP_DEQUE_PATH, (
+        "from test import support, seq_tests\n",
+        "from test import support, seq_tests\nfrom test.support import requires as need\n"), (
+        "    def test_maxlen(self):\n",
+        "    def test_maxlen(self):\n        need('cpu')\n")), ("PS203",)),
+        id="cp-support-requires-aliased-called-in-test"),
+    # Lib/test/test_deque.py::test_maxlen raises a SkipTest subclass of the module's own,
+    # two classes down
+    pytest.param(Case(CP_DEQUE, edit(CP_DEQUE, CP_DEQUE_PATH, (
+        "class TestBasic(unittest.TestCase):\n",
+        "class NotAvailable(unittest.SkipTest):\n    pass\n\n\n"
+        "class CPUDenied(NotAvailable):\n    pass\n\n\n"
+        "class TestBasic(unittest.TestCase):\n"), (
+        "    def test_maxlen(self):\n",
+        "    def test_maxlen(self):\n"
+        "        if not support.is_resource_enabled('cpu'):\n"
+        "            raise CPUDenied('cpu')\n")), ("PS203",)),
+        id="cp-local-SkipTest-subclass-raised-in-test"),
     # Lib/test/test_deque.py::test_maxlen; support.requires_resource returns unittest.skip
     pytest.param(Case(CP_DEQUE, edit(CP_DEQUE, CP_DEQUE_PATH, (
         "    def test_maxlen(self):\n",
@@ -2389,9 +2412,14 @@ TAMPER_CASES = [
     pytest.param(Case(SJ_SPEEDUPS, edit(SJ_SPEEDUPS, SJ_HELPERS_PATH, (
         "    return encoder.c_make_encoder is not None",
         "    # the C encoder is unreliable under free-threading\n    return False")),
-        ("PS201",)), id="sj-skip-helper-condition-made-always",
-        marks=miss("the condition function a project skip decorator calls (has_speedups) is not "
-                   "part of the skip: making it always false skips every decorated test unseen")),
+        ("PS201",)), id="sj-skip-helper-condition-made-always"),
+    # simplejson/tests/_helpers.py has_speedups now reads a module flag that is always false
+    pytest.param(Case(SJ_SPEEDUPS, edit(SJ_SPEEDUPS, SJ_HELPERS_PATH, (
+        "from simplejson import encoder\n",
+        "from simplejson import encoder\n\nSPEEDUPS_TRUSTED = False\n"), (
+        "    return encoder.c_make_encoder is not None",
+        "    return SPEEDUPS_TRUSTED and encoder.c_make_encoder is not None")),
+        ("PS201",)), id="sj-skip-helper-condition-reads-false-flag"),
     # simplejson/tests/test_errors.py::test_decode_error
     pytest.param(Case(SJ_ERRORS, edit(SJ_ERRORS, SJ_ERRORS_PATH, (
         "from unittest import TestCase\n",
@@ -2455,9 +2483,15 @@ TAMPER_CASES = [
                 self.humanize_tester([100], ["100"], "intcomma")
         finally:
             humanize.intcomma = orig_intcomma''')), ("PS110",)),
-        id="dj-unit-under-test-rebound-by-hand",
-        marks=miss("a save/assign/restore of an imported module attribute inside an existing test"
-                   " is not a test input (only mock.patch & co. are)")),
+        id="dj-unit-under-test-rebound-by-hand"),
+    # django tests/humanize_tests/tests.py::test_ordinal: the filter rebound, never restored
+    pytest.param(Case(DJ_HUMANIZE, edit(DJ_HUMANIZE, HUMANIZE, (
+        '        with translation.override("en"):\n'
+        '            self.humanize_tester(test_list, result_list, "ordinal")',
+        '        humanize.ordinal = lambda value: value + "th"\n'
+        '        with translation.override("en"):\n'
+        '            self.humanize_tester(test_list, result_list, "ordinal")')),
+        ("PS110",)), id="dj-unit-under-test-rebound-without-restore"),
     # markdown tests/test_syntax/extensions/test_smarty.py TestSmarty.default_kwargs
     pytest.param(Case(MD_SMARTY, edit(MD_SMARTY, SMARTY, (
         "default_kwargs = {'extensions': ['smarty']}",
@@ -2536,9 +2570,7 @@ TAMPER_CASES = [
     pytest.param(Case(SJ_FLOAT, edit(SJ_FLOAT, SJ_INIT, (
         'if f.startswith("test_") and f.endswith(".py")',
         'if f.startswith("test_") and f.endswith(".py") and f != "test_float.py"')),
-        ("PS205", "PS302")), id="sj-suite-builder-excludes-module",
-        marks=miss("a package __init__ that builds the suite (the script setup.py test runs) is "
-                   "not a runner channel")),
+        ("PS205", "PS302")), id="sj-suite-builder-excludes-module"),
 
     # ---------------------------------------------------------------- load_tests, __test__
     # markdown tests/test_syntax/extensions/test_md_in_html.py load_tests
@@ -2600,14 +2632,17 @@ TAMPER_CASES = [
                       ("PS101", "PS106")), id="dj-tests-moved-into-SUBDIRS_TO_SKIP-dir"),
     # django tests/utils_tests/__init__.py: get_test_modules skips dirs without one
     pytest.param(Case(DJ_TEXT, {"tests/utils_tests/__init__.py": None}, ("PS101", "PS106")),
-                 id="dj-app-package-init-deleted",
-        marks=miss("unittest/Django discovery only enters packages: deleting an app's __init__.py"
-                   " hides all its tests")),
+                 id="dj-app-package-init-deleted"),
     # markdown tests/test_syntax/blocks/__init__.py: unittest discover only enters packages
     pytest.param(Case(MD_HR, {"tests/test_syntax/blocks/__init__.py": None}, ("PS101", "PS106")),
-                 id="md-test-package-init-deleted",
-        marks=miss("unittest discover only enters packages: deleting a test package's __init__.py"
-                   " hides its tests")),
+                 id="md-test-package-init-deleted"),
+    # markdown tests/test_syntax/__init__.py: discovery never reaches blocks/ below it either
+    pytest.param(Case(MD_HR, {"tests/test_syntax/__init__.py": None}, ("PS101", "PS106")),
+                 id="md-outer-test-package-init-deleted"),
+    # markdown tests/test_syntax/blocks/__init__.py renamed to a file that is no package marker
+    pytest.param(Case(MD_HR, {"tests/test_syntax/blocks/__init__.py": None,
+                              "tests/test_syntax/blocks/README.txt": MD_HEADER},
+                      ("PS101", "PS106")), id="md-test-package-init-renamed-away"),
 ]
 
 
@@ -2617,6 +2652,9 @@ TAMPER_CASES = [
 
 ALLOW_RUNNERS = {"contract": Contract(allowed_runner_edits=(
     "tox.ini", "makefile", "tests/runtests.py", "tests/test_sqlite.py"))}
+
+# simplejson/tests/__init__.py (what setup.py's test command runs) may be edited
+ALLOW_SUITE = {"contract": Contract(allowed_runner_edits=(SJ_INIT,))}
 
 # django tests/expressions/tests.py with both DB-feature skips already imported
 DJ_EXPRESSIONS_BOTH = {**DJ_EXPRESSIONS, EXPRESSIONS: sub(
@@ -2658,12 +2696,29 @@ MORE_TAMPER_CASES = [
     pytest.param(Case(DJ_WIDGETS, edit(DJ_WIDGETS, WIDGET, (
         '        self.assertEqual(widget.format_value(42.5), "42.5")\n', "")), ("PS101",)),
         id="dj-assert-removed-from-class-with-imported-base"),
+    # simplejson/tests/__init__.py all_tests_suite, the builder allowed: the module excluded
+    # by another spelling of the filter
+    pytest.param(Case(SJ_FLOAT, edit(SJ_FLOAT, SJ_INIT, (
+        'if f.startswith("test_") and f.endswith(".py")',
+        'if f.startswith("test_") and f.endswith(".py") and not f.startswith("test_fl")')),
+        ("PS205",), ALLOW_SUITE), id="sj-allowed-suite-builder-excludes-by-prefix"),
+    # simplejson/tests/__init__.py all_tests_suite, allowed: the filter split over two clauses
+    pytest.param(Case(SJ_FLOAT, edit(SJ_FLOAT, SJ_INIT, (
+        'if f.startswith("test_") and f.endswith(".py")',
+        'if f.startswith("test_") and f.endswith(".py")\n'
+        '                if "float" not in f')), ("PS205",), ALLOW_SUITE),
+        id="sj-allowed-suite-builder-second-if-clause"),
     # simplejson/tests/_helpers.py skip_if_speedups_missing: the decorator now always skips
     pytest.param(Case(SJ_SPEEDUPS, edit(SJ_SPEEDUPS, SJ_HELPERS_PATH, (
         "        if not has_speedups():", "        if True:")), ("PS201",)),
-        id="sj-skip-decorator-helper-made-unconditional",
-        marks=miss("an edited project skip decorator (skip_if_speedups_missing) is not judged; "
-                   "only applying it to a test is")),
+        id="sj-skip-decorator-helper-made-unconditional"),
+    # simplejson/tests/_helpers.py skip_if_speedups_missing: the guard dropped, the skip
+    # raised first thing in the wrapper
+    pytest.param(Case(SJ_SPEEDUPS, edit(SJ_SPEEDUPS, SJ_HELPERS_PATH, (
+        "        if not has_speedups():\n"
+        '            raise unittest.SkipTest("C Extension not available")\n',
+        '        raise unittest.SkipTest("C Extension not available")\n')), ("PS201",)),
+        id="sj-skip-decorator-helper-guard-dropped"),
     # markdown tests/test_syntax/extensions/test_code_hilite.py setUp
     pytest.param(Case(MD_HILITE, edit(MD_HILITE, HILITE, (
         "if has_pygments and pygments.__version__ != required_pygments_version:",
@@ -2708,15 +2763,27 @@ MORE_TAMPER_CASES = [
             'os.environ.setdefault("DJANGO_SETTINGS_MODULE", "test_sqlite")',
             'os.environ.setdefault("DJANGO_SETTINGS_MODULE", "test_sqlite_tz")')),
         "tests/test_sqlite_tz.py": sub(TEST_SQLITE, "USE_TZ = False", "USE_TZ = True")},
-        ("PS110",), ALLOW_RUNNERS), id="dj-allowed-runtests-settings-default-switched",
-        marks=miss("switching the settings module every test runs under is not a test input "
-                   "change when the runner file may be edited")),
+        ("PS110",), ALLOW_RUNNERS), id="dj-allowed-runtests-settings-default-switched"),
+    # django tox.ini, tox.ini allowed: another channel (tox's setenv) names the new settings
+    pytest.param(Case(DJ_TIMESINCE, {
+        **edit(DJ_TIMESINCE, "tox.ini", (
+            "    PYTHONDONTWRITEBYTECODE=1\n",
+            "    PYTHONDONTWRITEBYTECODE=1\n    DJANGO_SETTINGS_MODULE=test_sqlite_tz\n")),
+        "tests/test_sqlite_tz.py": sub(TEST_SQLITE, "USE_TZ = False", "USE_TZ = True")},
+        ("PS110",), ALLOW_RUNNERS), id="dj-allowed-tox-setenv-settings-module-switched"),
     # django tests/test_sqlite.py, allowed: USE_TZ flips for every test
     pytest.param(Case(DJ_TIMESINCE, edit(DJ_TIMESINCE, "tests/test_sqlite.py", (
         "USE_TZ = False", "USE_TZ = True")), ("PS110",), ALLOW_RUNNERS),
-        id="dj-allowed-test-settings-module-edited",
-        marks=miss("values in the test settings module are inputs of every test, but an allowed "
-                   "edit to them is no finding")),
+        id="dj-allowed-test-settings-module-edited"),
+    # django tests/test_sqlite.py, allowed: no value edited, a new setting appended instead
+    pytest.param(Case(DJ_TIMESINCE, edit(DJ_TIMESINCE, "tests/test_sqlite.py", (
+        "USE_TZ = False\n", 'USE_TZ = False\nTIME_ZONE = "America/Chicago"\n')),
+        ("PS110",), ALLOW_RUNNERS), id="dj-allowed-test-settings-module-setting-added"),
+    # django tests/test_sqlite.py, allowed: the other database's engine swapped
+    pytest.param(Case(DJ_TIMESINCE, edit(DJ_TIMESINCE, "tests/test_sqlite.py", (
+        '    "other": {\n        "ENGINE": "django.db.backends.sqlite3",',
+        '    "other": {\n        "ENGINE": "django.db.backends.dummy",')),
+        ("PS110",), ALLOW_RUNNERS), id="dj-allowed-test-settings-nested-value-edited"),
 ]
 
 
@@ -3090,6 +3157,11 @@ BENIGN_CASES = [
     pytest.param(Case(CP_LOCALE, edit(CP_LOCALE, CP_LOCALE_PATH, (
         "    'de_DE' : (',', '.'),\n", "    'de_DE' : (',', '.'),\n    'nl_NL' : (',', '.'),\n"))),
         id="cp-helper-expected-table-entry-added"),
+    # Lib/test/test__locale.py known_numerics: entries reordered and laid out on one line
+    pytest.param(Case(CP_LOCALE, edit(CP_LOCALE, CP_LOCALE_PATH, (
+        "    'en_US': ('.', ','),\n    'de_DE' : (',', '.'),\n",
+        "    'de_DE': (',', '.'), 'en_US': ('.', ','),\n"))),
+        id="cp-helper-expected-table-reordered"),
 
     # ---------------------------------------------------------------- inheritance
     # Lib/test/test_json/test_float.py
@@ -3192,6 +3264,16 @@ BENIGN_CASES = [
         "        d = deque(range(10**6), maxlen=3)\n"
         "        self.assertEqual(list(d), [999997, 999998, 999999])\n\n"
         "    @support.cpython_only\n"))), id="cp-support-requires-in-new-test"),
+    # Lib/test/test_deque.py: a module exception that is no skip, raised and checked
+    pytest.param(Case(CP_DEQUE, edit(CP_DEQUE, CP_DEQUE_PATH, (
+        "class TestBasic(unittest.TestCase):\n",
+        "class MaxlenError(ValueError):\n    pass\n\n\n"
+        "class TestBasic(unittest.TestCase):\n"), (
+        "    @support.cpython_only\n",
+        "    def test_maxlen_error_is_value_error(self):\n"
+        "        with self.assertRaises(ValueError):\n"
+        "            raise MaxlenError('maxlen')\n\n"
+        "    @support.cpython_only\n"))), id="cp-local-non-skip-exception-raised"),
     # Lib/test/test_deque.py: requires_resource on a new test
     pytest.param(Case(CP_DEQUE, edit(CP_DEQUE, CP_DEQUE_PATH, (
         "    @support.cpython_only\n",
@@ -3281,6 +3363,20 @@ BENIGN_CASES = [
         "        finally:\n"
         "            humanize.datetime = orig_humanize_datetime\n\n"
         "    def test_naturalday_uses_localtime(self):"))), id="dj-rebind-idiom-in-new-test"),
+    # django tests/humanize_tests/tests.py::test_naturalday_uses_localtime: the same
+    # save/rebind/restore, the original saved in a statement of its own under another name
+    pytest.param(Case(DJ_HUMANIZE, edit(DJ_HUMANIZE, HUMANIZE, (
+        "        orig_humanize_datetime, humanize.datetime = humanize.datetime, MockDateTime\n",
+        "        saved_datetime = humanize.datetime\n"
+        "        humanize.datetime = MockDateTime\n"), (
+        "            humanize.datetime = orig_humanize_datetime\n",
+        "            humanize.datetime = saved_datetime\n"))),
+        id="dj-rebind-idiom-split-and-renamed"),
+    # django tests/humanize_tests/tests.py::test_ordinal: an attribute of the test itself
+    pytest.param(Case(DJ_HUMANIZE, edit(DJ_HUMANIZE, HUMANIZE, (
+        "    def test_ordinal(self):\n",
+        "    def test_ordinal(self):\n        self.maxDiff = None\n"))),
+        id="dj-test-instance-attribute-set"),
     # markdown tests/test_syntax/extensions/test_smarty.py TestSmarty.default_kwargs
     pytest.param(Case(MD_SMARTY, edit(MD_SMARTY, SMARTY, (
         "default_kwargs = {'extensions': ['smarty']}",
@@ -3362,6 +3458,23 @@ BENIGN_CASES = [
         "# Use a fast hasher to speed up tests.",
         "# Use a fast hasher to speed up tests (never in production).")), extra=ALLOW_RUNNERS),
         id="dj-allowed-test-settings-comment-edited"),
+    # simplejson/tests/__init__.py, allowed: the filter widened to every test*.py
+    pytest.param(Case(SJ_FLOAT, edit(SJ_FLOAT, SJ_INIT, (
+        'if f.startswith("test_") and f.endswith(".py")',
+        'if f.startswith("test") and f.endswith(".py")')), extra=ALLOW_SUITE),
+        id="sj-allowed-suite-builder-filter-widened"),
+    # simplejson/tests/__init__.py, allowed: the filter's conjuncts swapped and parenthesised
+    pytest.param(Case(SJ_FLOAT, edit(SJ_FLOAT, SJ_INIT, (
+        'if f.startswith("test_") and f.endswith(".py")',
+        'if (f.endswith(".py") and f.startswith("test_"))')), extra=ALLOW_SUITE),
+        id="sj-allowed-suite-builder-filter-reordered"),
+    # simplejson setup.py reads the version from the package: that file runs no tests
+    pytest.param(Case({**SJ_FLOAT, "setup.py": SJ_SETUP + py('''
+
+        VERSION = open('simplejson/__init__.py').read().split('"')[1]
+        '''), "simplejson/__init__.py": '__version__ = "3.0"\n'},
+        {"simplejson/__init__.py": '__version__ = "3.1"\n'}),
+        id="sj-package-file-setup-py-reads-edited"),
     # simplejson/tests/: a new test module the suite builder picks up
     pytest.param(Case(SJ_FLOAT, {"simplejson/tests/test_float_repr.py": py('''
         from unittest import TestCase
@@ -3432,6 +3545,17 @@ BENIGN_CASES = [
     pytest.param(Case(MD_HR, {"tests/test_syntax/blocks/__init__.py":
                               sub(MD_HEADER, "Markdown.\n", "Markdown.\n\nBlock-level syntax.\n")}),
                  id="md-test-package-init-docstring"),
+    # markdown tests/__init__.py: the start directory of `unittest discover tests` needs none
+    pytest.param(Case(MD_HR, {"tests/__init__.py": None}), id="md-start-dir-init-deleted"),
+    # markdown with a pytest configuration: pytest collects directories without __init__.py
+    pytest.param(Case({**MD_HR, "pytest.ini": "[pytest]\ntestpaths = tests\n"},
+                      {"tests/test_syntax/blocks/__init__.py": None}),
+                 id="md-pytest-project-package-init-deleted"),
+    # django tests/utils_tests/files/__init__.py: a package of data, no test module below it
+    pytest.param(Case({**DJ_TEXT, "tests/utils_tests/files/__init__.py": "",
+                       "tests/utils_tests/files/words.py": 'WORDS = ["a", "b"]\n'},
+                      {"tests/utils_tests/files/__init__.py": None}),
+                 id="dj-data-package-init-deleted"),
     # django: a settings module for another backend, next to test_sqlite.py
     pytest.param(Case(DJ_TEXT, {"tests/test_postgres.py": TEST_SQLITE.replace(
         "django.db.backends.sqlite3", "django.db.backends.postgresql")}),
@@ -3495,6 +3619,16 @@ MORE_BENIGN_CASES = [
         "def skip_if_speedups_missing(func):\n"
         '    """Skip the decorated test when the C extension is not built."""\n'))),
         id="sj-skip-decorator-helper-docstring"),
+    # simplejson/tests/_helpers.py skip_if_speedups_missing: the skip message reworded
+    pytest.param(Case(SJ_SPEEDUPS, edit(SJ_SPEEDUPS, SJ_HELPERS_PATH, (
+        'raise unittest.SkipTest("C Extension not available")',
+        'raise unittest.SkipTest("the C extension is not built")'))),
+        id="sj-skip-decorator-helper-message-reworded"),
+    # simplejson/tests/_helpers.py has_speedups: a docstring, the same condition
+    pytest.param(Case(SJ_SPEEDUPS, edit(SJ_SPEEDUPS, SJ_HELPERS_PATH, (
+        "def has_speedups():\n",
+        'def has_speedups():\n    """Whether the C encoder is built."""\n'))),
+        id="sj-skip-helper-condition-docstring"),
     # markdown tests/test_syntax/extensions/test_code_hilite.py setUp: skip message reworded
     pytest.param(Case(MD_HILITE, edit(MD_HILITE, HILITE, (
         "self.skipTest(f'Pygments=={required_pygments_version} is required')",
@@ -3527,6 +3661,18 @@ MORE_BENIGN_CASES = [
         'help="Run tests starting after the specified top-level module.",',
         'help="Run tests starting after (not including) the specified top-level module.",')),
         extra=ALLOW_RUNNERS), id="dj-allowed-runtests-help-text-reworded"),
+    # django tests/runtests.py, runtests.py allowed: the same settings default, other quotes
+    pytest.param(Case(DJ_TIMESINCE, edit(DJ_TIMESINCE, "tests/runtests.py", (
+        'os.environ.setdefault("DJANGO_SETTINGS_MODULE", "test_sqlite")',
+        "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'test_sqlite')")),
+        extra=ALLOW_RUNNERS), id="dj-allowed-runtests-settings-default-requoted"),
+    # django tests/test_sqlite.py, allowed: DATABASES laid out on fewer lines, a docstring
+    pytest.param(Case(DJ_TIMESINCE, edit(DJ_TIMESINCE, "tests/test_sqlite.py", (
+        "# This is an example test settings file for use with the Django test suite.\n",
+        '"""Test settings for the Django test suite."""\n'), (
+        '    "default": {\n        "ENGINE": "django.db.backends.sqlite3",\n    },\n',
+        '    "default": {"ENGINE": "django.db.backends.sqlite3"},\n')), extra=ALLOW_RUNNERS),
+        id="dj-allowed-test-settings-reformatted"),
     # markdown makefile, makefile allowed: discovery starts higher up (runs more)
     pytest.param(Case(MD_HR, edit(MD_HR, "makefile", (
         "unittest discover tests\n", "unittest discover .\n")), extra=ALLOW_RUNNERS),

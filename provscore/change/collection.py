@@ -26,6 +26,9 @@ class CollectionConfig:
     excluded_tags: tuple[str, ...] = ()
     # Directories the project's runner script never scans (runtests.py SUBDIRS_TO_SKIP).
     skipped_dirs: tuple[str, ...] = ()
+    # Python files base's channels run that are no test modules (a suite builder that
+    # setup.py's test command runs, change/suites.py): runner channels.
+    run_files: tuple[str, ...] = ()
 
     def is_collected(self, path: str) -> bool:
         """Whether this file holds tests pytest (with base's configuration) collects.

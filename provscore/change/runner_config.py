@@ -15,7 +15,7 @@ import posixpath
 import shlex
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from provscore.change.collection import CollectionConfig
@@ -38,6 +38,9 @@ from provscore.change.runners import (
     settings_paths,
     skipped_dirs,
 )
+from provscore.change.settings import SettingsChange, settings_changes
+from provscore.change.suites import NAMING_FILES, run_files, selection_changes
+from provscore.change.writeset import is_test_settings
 
 # pytest reads the first of these that holds a pytest section.
 CONFIG_FILES = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "pyproject.toml",
@@ -240,6 +243,8 @@ class RunnerConfig:
     collection: CollectionConfig  # from base only: the patch cannot redefine what a test is
     changes: tuple[ConfigChange, ...]  # loosenings, base → patched (PS205)
     sections_changed: frozenset[str]  # pyproject.toml / setup.cfg whose runner sections changed
+    # What changed in the settings every test runs under (change/settings.py; PS110).
+    settings: tuple[SettingsChange, ...] = ()
 
     @classmethod
     def unchanged(cls) -> RunnerConfig:
@@ -257,9 +262,20 @@ def read_runner_config(images: Sequence[FileImages], base_blobs: Mapping[str, by
             if path in post:
                 post[path] = img.post if path == img.change.new_path else None
     base_options, post_options = read_options(pre), read_options(post)
-    return RunnerConfig(base_options, post_options, collection_config(base_options),
-                        tuple(compare_options(base_options, post_options, effects)),
-                        _runner_sections_changed(images))
+    collection = collection_config(base_options)
+    named = run_files({**pre, **{p: base_blobs.get(p) for p in NAMING_FILES}})
+    collection = replace(collection, run_files=tuple(
+        p for p in named if p.endswith(".py") and not collection.is_test_file(p)))
+    suites = [ch for img in images if img.change.old_path in collection.run_files
+              for ch in selection_changes(img.change.old_path, img.pre, img.post)]
+    # Base's settings modules: named by its channels, or settings for the tests by name.
+    settings = frozenset(base_options.settings) | {
+        p for img in images for p in img.change.paths
+        if is_test_settings(p) and not collection.is_test_file(p)}
+    return RunnerConfig(base_options, post_options, collection,
+                        (*compare_options(base_options, post_options, effects), *suites),
+                        _runner_sections_changed(images),
+                        settings_changes(images, settings, pre, post))
 
 
 def _runner_sections_changed(images: Sequence[FileImages]) -> frozenset[str]:

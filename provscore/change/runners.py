@@ -134,6 +134,19 @@ def invocations(files: Mapping[str, bytes | None]) -> tuple[Invocation, ...]:
     return tuple(out)
 
 
+def command_lines(files: Mapping[str, bytes | None]) -> Iterator[str]:
+    """Every command line of the channels that are not Python (tox's commands, shell
+    scripts and Makefiles, one line each)."""
+    for path in RUNNER_SCRIPTS:
+        data = files.get(path)
+        if data is None or path.endswith(".py"):
+            continue
+        if path in ("tox.ini", "pyproject.toml"):
+            yield from _tox_commands(path, data)
+        else:
+            yield from re.sub(r"\\\n", " ", _text(data)).splitlines()
+
+
 def detect_runners(files: Mapping[str, bytes | None], pytest_configured: bool
                    ) -> frozenset[str]:
     """The runners the tree at hand shows: "pytest", "unittest", "django"."""
@@ -211,16 +224,26 @@ def _skip_table(value: ast.expr, root: str) -> list[str]:
     return out
 
 
-def settings_paths(files: Mapping[str, bytes | None]) -> tuple[str, ...]:
-    """Files of the settings modules the tests run with (``DJANGO_SETTINGS_MODULE`` in a
-    config or script, ``--settings``, a runner script's default), as candidate paths."""
-    modules: list[str] = []
-    for data in files.values():
+def settings_modules(files: Mapping[str, bytes | None]) -> dict[str, tuple[str, ...]]:
+    """The settings modules each channel names (``DJANGO_SETTINGS_MODULE`` in a config or
+    script, ``--settings``, a runner script's default), by channel path."""
+    out: dict[str, tuple[str, ...]] = {}
+    for path, data in files.items():
         text = _text(data)
         if "settings" not in text.lower():
             continue
+        modules: list[str] = []
         for pattern in (_SETTINGS_ENV, _SETTINGS_FLAG, _SETTINGS_DEFAULT):
             modules += pattern.findall(text)
+        if modules:
+            out[path] = tuple(dict.fromkeys(modules))
+    return out
+
+
+def settings_paths(files: Mapping[str, bytes | None]) -> tuple[str, ...]:
+    """Files of the settings modules the tests run with (:func:`settings_modules`), as
+    candidate paths."""
+    modules = [m for named in settings_modules(files).values() for m in named]
     out: list[str] = []
     for module in dict.fromkeys(modules):
         rel = module.replace(".", "/")

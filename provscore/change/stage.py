@@ -25,6 +25,7 @@ from provscore.change.diff import (
     decode_diff,
     parse_diff,
 )
+from provscore.change.discovery import Undiscovered, start_dirs, undiscovered
 from provscore.change.git import Repo
 from provscore.change.images import ApplyFailure, FileImages, build_images
 from provscore.change.options import OptionEffects
@@ -36,6 +37,7 @@ from provscore.change.runner_config import (
 )
 from provscore.change.runners import RUNNER_SCRIPTS
 from provscore.change.strict import AmbiguousDiff, check_unambiguous
+from provscore.change.suites import NAMING_FILES
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +56,8 @@ class Change:
     post_images: Mapping[str, bytes | None] = field(default_factory=dict)
     # Why there is nothing to score (PS904): an empty diff, or one git applies to no effect.
     nothing_to_score: str | None = None
+    # Unchanged test modules of base the patch hides from discovery (change/discovery.py).
+    undiscovered: tuple[Undiscovered, ...] = ()
 
 
 def _unparsed(base_sha: str, head_sha: str | None, origin: str, error: str | None,
@@ -84,7 +88,7 @@ def read_change(repo: Repo, base_sha: str, head_sha: str | None, diff: bytes,
     wanted = [c.old_path for c in safe if c.old_path] + \
         [c.new_path for c in safe if c.new_path and c.status is FileStatus.ADDED]
     base_blobs = repo.read_blobs(base_sha, [*wanted, *CONFIG_FILES, *COVERAGE_FILES,
-                                            *RUNNER_SCRIPTS])
+                                            *RUNNER_SCRIPTS, *NAMING_FILES])
     images = build_images(changes, base_blobs)
     failures = [*images.failures, *_added_over_existing(images.files, base_blobs)]
     base = {p: State(e.mode, e.sha) for p, e in repo.tree(base_sha).items()}
@@ -110,9 +114,22 @@ def read_change(repo: Repo, base_sha: str, head_sha: str | None, diff: bytes,
     if not failures and git is not None and git.refused is None and not git.states \
             and not any(c.binary for c in changes.files):
         empty = "git applies the diff and no file changes"
-    return Change(base_sha, head_sha, origin, changes, files, tuple(failures),
-                  read_runner_config(files, base_blobs, effects), post_images=post_images,
-                  nothing_to_score=empty)
+    runner = read_runner_config(files, base_blobs, effects)
+    return Change(base_sha, head_sha, origin, changes, files, tuple(failures), runner,
+                  post_images=post_images, nothing_to_score=empty,
+                  undiscovered=_undiscovered(repo, base_sha, changes, post_images, runner))
+
+
+def _undiscovered(repo: Repo, base_sha: str, changes: ChangeSet,
+                  post_images: Mapping[str, bytes | None], runner: RunnerConfig
+                  ) -> tuple[Undiscovered, ...]:
+    tree = repo.tree(base_sha)
+    hidden = undiscovered(changes, post_images, tree,
+                          start_dirs(runner.base.runners, runner.base.invocations, tree),
+                          runner.collection)
+    blobs = repo.read_blobs(base_sha, [p for p, _ in hidden])
+    return tuple(Undiscovered(p, init, data) for p, init in hidden
+                 if (data := blobs.get(p)) is not None)
 
 
 def _added_over_existing(files: Sequence[FileImages], base_blobs: Mapping[str, bytes | None]

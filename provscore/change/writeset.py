@@ -68,7 +68,8 @@ class WriteSet:
         return tuple(e.path for e in self.entries)
 
 
-def _in_test_dir(path: str) -> bool:
+def in_test_dir(path: str) -> bool:
+    """A path below a test directory (``tests/``, ``testing/``, ...)."""
     return any(part in TEST_DIRS for part in path.split("/")[:-1])
 
 
@@ -84,7 +85,7 @@ def is_fixture_path(path: str, fixture_roots: Sequence[str] = ()) -> bool:
         return True
     # Elsewhere in a test dir, data files are fixtures; docs and repo plumbing are not.
     base = posixpath.basename(path)
-    return _in_test_dir(path) and not (base.upper().startswith(_DOC_NAMES) or
+    return in_test_dir(path) and not (base.upper().startswith(_DOC_NAMES) or
                                        base.endswith(_DOC_SUFFIXES) or base in _PLUMBING)
 
 
@@ -93,7 +94,7 @@ def is_test_settings(path: str) -> bool:
     ``test_settings.py``, ``settings_test.py``): what every test runs under."""
     base = posixpath.basename(path)
     return path.endswith(".py") and "settings" in base and (
-        "test" in base.replace("settings", "") or _in_test_dir(path))
+        "test" in base.replace("settings", "") or in_test_dir(path))
 
 
 def is_runner_path(path: str) -> bool:
@@ -119,7 +120,7 @@ def classify_path(path: str, config: CollectionConfig, *, oracle_prefixes: Seque
         return PathRole.ORACLE
     if base == "conftest.py":
         return PathRole.CONFTEST
-    if is_runner_path(path) or path in config.settings_files:
+    if is_runner_path(path) or path in config.settings_files or path in config.run_files:
         return PathRole.RUNNER
     if path.endswith(".py"):
         if config.is_test_file(path):
@@ -127,7 +128,7 @@ def classify_path(path: str, config: CollectionConfig, *, oracle_prefixes: Seque
         if is_test_settings(path):
             return PathRole.RUNNER
         # Test utilities live in test dirs, or say so in their name (myapp/testing.py).
-        if _in_test_dir(path) or "test" in posixpath.basename(path):
+        if in_test_dir(path) or "test" in posixpath.basename(path):
             return PathRole.HELPER
         return PathRole.PRODUCTION
     if is_fixture_path(path, fixture_roots):

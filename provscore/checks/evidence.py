@@ -8,12 +8,12 @@ score's removed/added tallies says so (``Finding.tally``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from provscore.checks.base import loc, static_check
 from provscore.checks.facts import StaticFacts
 from provscore.evidence import EvidenceKind
-from provscore.model import Action, Finding, Modification, PathRole, Provenance
+from provscore.model import Action, Finding, Location, Modification, PathRole, Provenance
 from provscore.nodeid import file_of
 from provscore.oracle.approvals import Approval, approves
 from provscore.provenance import ClassifiedItem, HelperStatus, TestStatus
@@ -39,6 +39,17 @@ def _anchor(c: ClassifiedItem) -> str:
 def _approved(node_id: str, approvals: Sequence[Approval], anchor: str) -> bool:
     return bool(approvals) and (approves(approvals, node_id) is not None
                                 or approves(approvals, anchor) is not None)
+
+
+def _where(facts: StaticFacts) -> Callable[[str, int | None, str], Location]:
+    """Where a finding about a line of ``path`` is reported: a test module the patch hid
+    from discovery (change/discovery.py) is reported at the ``__init__.py`` it removed."""
+    hidden = {u.path: u.package_init for u in facts.change.undiscovered}
+
+    def where(path: str, line: int | None, side: str) -> Location:
+        init = hidden.get(path)
+        return loc(init, None, "pre") if init is not None else loc(path, line, side)
+    return where
 
 
 def _test_items(facts: StaticFacts, provenance: Provenance) -> Iterator[ClassifiedItem]:
@@ -70,12 +81,13 @@ def _modified_finding(rule: Rule, c: ClassifiedItem, tally: str | None = None) -
 
 @static_check("PS101")
 def assertion_removed(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    where = _where(facts)
     for c in _test_items(facts, Provenance.AGENT_REMOVED):
         item = c.item
         if item.kind is EvidenceKind.EXPECTED_READ or \
                 _approved(item.node_id, facts.approvals, _anchor(c)):
             continue
-        yield rule.finding(location=loc(item.path, item.line, c.side), node_id=item.node_id,
+        yield rule.finding(location=where(item.path, item.line, c.side), node_id=item.node_id,
                            anchor=_anchor(c), kind=item.kind.value, code=item.shown,
                            test=item.node_id)
 
@@ -126,9 +138,13 @@ def tautological_assertion(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
 
 @static_check("PS105")
 def helper_oracle_modified(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
+    # A helper in a module hidden from discovery is unchanged; the tests that ran it are
+    # reported as removed (PS106).
+    hidden = {u.path for u in facts.change.undiscovered}
     for h in facts.provenance.helpers:
         helper = h.pre
-        if h.status is HelperStatus.ADDED or helper is None or h.literal_only:
+        if h.status is HelperStatus.ADDED or helper is None or h.literal_only or \
+                h.path in hidden:
             continue  # a literal-only change is an expected value rewritten (PS108)
         if helper.is_fixture and h.status is HelperStatus.REMOVED:
             continue  # a fixture nothing uses any more fails loudly if a test still does
@@ -150,6 +166,7 @@ def helper_oracle_modified(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
 @static_check("PS106")
 def test_removed(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
     prov = facts.provenance
+    where = _where(facts)
     for t in prov.tests:
         if t.status is not TestStatus.REMOVED or t.pre is None:
             continue
@@ -159,7 +176,7 @@ def test_removed(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
         # Its evidence items were counted one by one (PS101): the test is not counted again.
         counted = any(c.pre is not None and c.pre.node_id == node_id
                       and c.provenance is Provenance.AGENT_REMOVED for c in prov.items)
-        yield rule.finding(location=loc(file_of(node_id), t.pre.line, "pre"), node_id=node_id,
+        yield rule.finding(location=where(file_of(node_id), t.pre.line, "pre"), node_id=node_id,
                            anchor=f"test|{node_id}", tally="" if counted else None,
                            test=node_id)
 
@@ -217,6 +234,13 @@ def test_input_changed(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
         yield rule.finding(location=loc(item.path, item.line, c.side), node_id=item.node_id,
                            anchor=_anchor(c), kind=item.kind.value, test=item.node_id,
                            verb=verb, code=f"{before}{item.shown}")
+    for ch in facts.change.runner.settings:
+        # An edit of a channel the contract does not allow is rejected whole (PS302).
+        if facts.contract.allows_runner_edit(ch.path):
+            yield rule.finding(location=loc(ch.path, ch.line, ch.side), node_id=None,
+                               anchor=f"PS110|{ch.path}|{ch.detail}", kind="settings",
+                               test=f"every test run with {ch.path}", verb="changed",
+                               code=ch.detail)
 
 
 @static_check("PS109")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 from collections.abc import Iterator
 
 from provscore.change.diff import FileStatus
@@ -21,11 +20,10 @@ def oracle_in_write_set(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
 
 @static_check("PS302")
 def runner_config_changed(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
-    allowed = facts.contract.allowed_runner_edits
     for e in facts.write_set.entries:
         if e.role is PathRole.ORACLE or not e.runner:
             continue
-        if any(fnmatch.fnmatch(e.path, g) for g in allowed):
+        if facts.contract.allows_runner_edit(e.path):
             continue
         yield rule.finding(location=loc(e.path), anchor=f"PS302|{e.path}", path=e.path,
                            status=e.status)

@@ -51,6 +51,46 @@ class AssertionCollector(Collector):
             name = func.value if isinstance(func, cst.Name) else func.attr.value
             ctx.calls.append(RawCall(name, node, ctx.frame, ctx.seq, guards))
 
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._rebound(node, [t.target for t in node.targets])
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._rebound(node, [node.target])
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self._rebound(node, [node.target])
+
+    def _rebound(self, node: cst.BaseSmallStatement, targets: list[cst.BaseExpression]) -> None:
+        """An attribute (or item) of an imported module or object assigned inside a test
+        (``humanize.intcomma = str``, the save/assign/restore idiom): what the test runs
+        under, like ``mock.patch`` of the same name. One input per name rebound, so saving
+        the original in a local of another name, or in a statement of its own, is no
+        change."""
+        ctx = self.ctx
+        frame = ctx.frame
+        if not _in_test(frame) or frame.kind != "func":
+            return
+        rebound: list[tuple[cst.BaseExpression, str]] = []
+        while targets:
+            t = targets.pop()
+            if isinstance(t, cst.Tuple | cst.List):
+                targets += [e.value for e in t.elements]
+            elif isinstance(t, cst.Attribute | cst.Subscript):
+                name = dotted(t.value)
+                if name is not None:
+                    rebound.append((t, name.split(".", 1)[0]))
+        if not rebound:
+            return
+        seq, guards = ctx.seq, ctx.guards()
+
+        def judge() -> None:
+            for target, root in reversed(rebound):
+                if ctx.aliases.is_imported(root):
+                    ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, target, frame, target,
+                                             seq, op="rebinds", guards=guards))
+        ctx.deferred.append(judge)
+
     def _fixture_input(self, node: cst.Call, frame: Frame) -> bool:
         """``monkeypatch.setattr(...)`` on a fixture the test requests by that name."""
         name = dotted(node.func)

@@ -47,6 +47,7 @@ from provscore.evidence.model import (
 )
 from provscore.evidence.positions import first_line_node, locate
 from provscore.evidence.raised import expected_by_fail
+from provscore.evidence.read_data import module_data
 from provscore.evidence.relayout import relayout
 from provscore.evidence.scope import (
     AliasCollector,
@@ -297,7 +298,8 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
                              f.fixture,
                              _def_body(shaper, f.node) if f.node else "",
                              f.qualname in skipping, f.qualname in helper_names,
-                             _fixture_params(ctx, shaper, f.node) if f.fixture else "")
+                             _fixture_params(ctx, shaper, f.node) if f.fixture else "",
+                             module_data(ctx, shaper, f.node) if f.node else ())
                    for f in helper_frames]
     items, test_defs = _with_inherited(ctx, shaper, inherited, items, test_defs)
     items, test_defs = _with_class_inputs(ctx, items, test_defs)

@@ -122,6 +122,8 @@ class HelperDef:
     skips: bool = False  # its body skips or xfails (a fixture that does skips its tests)
     has_evidence: bool = True  # it checks, directly or through other helpers
     params: str = ""  # a fixture's `params=`: the inputs it feeds each test, like rows
+    # (name, code) of the module-level literal tables it reads (evidence/read_data.py)
+    data: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

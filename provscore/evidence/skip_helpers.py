@@ -172,10 +172,27 @@ def _transparent(ctx: Context, dec: cst.BaseExpression, defs: dict[str, cst.Func
     return any(lookup.transparent(ctx.path, q, factory) for q in ctx.aliases.resolve(name))
 
 
+def _decorator_skips(ctx: Context) -> None:
+    """A runtime skip inside the wrapper a module-level decorator returns
+    (``def skip_if_missing(func): def wrapper(...): raise SkipTest(...); return wrapper``)
+    is what applying that decorator does: a skip (or xfail) mark on every test it decorates,
+    judged as one where it is written."""
+    defs = _module_defs(ctx)
+    for s in ctx.suppressions:
+        if s.kind is not SuppressionKind.RUNTIME_SKIP or "." not in s.frame:
+            continue
+        outer, _, inner = s.frame.partition(".")
+        fn = defs.get(outer)
+        if fn is not None and len(fn.params.params) == 1 and \
+                _returns(fn, inner.split(".", 1)[0]):
+            s.kind = _flavour(s.detail + " " + _code(s.node))
+
+
 def resolve_skip_helpers(ctx: Context) -> dict[str, SuppressionKind]:
     """Record calls of skip helpers in tests (runtime skips) and judge the unknown
     decorators on tests (a skip helper's mark, transparent, or PS206). Returns the
     module's own skip helpers and skip aliases, by short name."""
+    _decorator_skips(ctx)
     local = {q.rsplit(".", 1)[-1]: k for q, k in skipping_functions(ctx).items()
              if "." not in q}
     local.update(aliased_skips(ctx))

@@ -68,6 +68,12 @@ def analyse_files(change: Change, role_of: Callable[[str], PathRole], config: Co
             unparseable.append(Unparseable(ev.path, ev.error or "", ev.error_line, side))
         if not failed:  # an unclassifiable file is PS903, not a pile of removals
             pairs.append(FilePair(fc.old_path, fc.new_path, pre_ev, post_ev))
+    for hidden in change.undiscovered:
+        # Unchanged, but no longer discovered: its tests are gone from the run. A module
+        # that does not parse at base ran no test there.
+        pre_ev = extract(hidden.path, hidden.data, config, tables, lookup)
+        if pre_ev.error is None:
+            pairs.append(FilePair(hidden.path, None, pre_ev, None))
     if progress is not None:
         progress("analysing changed files", total, total)
     return AnalysedFiles(tuple(pairs), tuple(unparseable))

@@ -13,6 +13,7 @@ every key; the tests keep that page and :data:`CONTRACT_KEYS` in step.
 from __future__ import annotations
 
 import difflib
+import fnmatch
 import json
 import math
 import re
@@ -178,6 +179,10 @@ class Contract:
         both cover ``docs/shots/a.png`` but neither covers ``docs/shots_evil/a.png``.
         """
         return any(_under_prefix(path, prefix) for prefix in self.allow_prefixes)
+
+    def allows_runner_edit(self, path: str) -> bool:
+        """Whether the patch may edit the runner channel ``path`` (``allowed_runner_edits``)."""
+        return any(fnmatch.fnmatch(path, g) for g in self.allowed_runner_edits)
 
     def oracle_path(self, oracle_dir: str | Path, rel: str) -> Path:
         """Where an oracle input named in the contract (e.g. ``lock_path``) lives."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import difflib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from provscore.evidence.model import (
@@ -362,6 +362,8 @@ def classify_helpers(pairs: Sequence[FilePair]) -> tuple[list[HelperChange], dic
             if after.body != h.body and not same_meaning(h.body, after.body):
                 out.append(HelperChange(HelperStatus.MODIFIED, h, after, key[0],
                                         _literal_only(h.body, after.body)))
+            elif entries_lost(h.data, after.data):
+                out.append(HelperChange(HelperStatus.MODIFIED, h, after, key[0]))
             continue
         moved = next((k for k, m in unmatched_post.items() if m.body_key == h.body_key), None)
         if moved is not None:
@@ -374,6 +376,34 @@ def classify_helpers(pairs: Sequence[FilePair]) -> tuple[list[HelperChange], dic
     for key, h in unmatched_post.items():
         out.append(HelperChange(HelperStatus.ADDED, None, h, key[0]))
     return out, renames
+
+
+def _entries(code: str) -> Counter[str] | None:
+    """A literal table's entries by structure (a dict's key and value pairs, a sequence's
+    or set's elements); None when it does not read as one."""
+    try:
+        node = ast.parse(code.strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if isinstance(node, ast.Dict):
+        return Counter(ast.dump(k) + "=" + ast.dump(v) if k is not None else ast.dump(v)
+                       for k, v in zip(node.keys, node.values, strict=True))
+    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        return Counter(ast.dump(e) for e in node.elts)
+    return None
+
+
+def entries_lost(before: Sequence[tuple[str, str]], after: Sequence[tuple[str, str]]) -> bool:
+    """Whether a table a helper reads lost or changed an entry (fewer or other cases are
+    checked); entries only added are more cases, no weaker helper."""
+    now = dict(after)
+    for name, code in before:
+        if code == now.get(name):
+            continue
+        old, new = _entries(code), _entries(now.get(name, ""))
+        if old is None or new is None or old - new:
+            return True
+    return False
 
 
 class _Literals(ast.NodeTransformer):

@@ -12,6 +12,23 @@ from provscore.evidence.suppressions.common import call_names, mark_kind
 from provscore.names import matches
 
 
+def skip_exceptions(ctx: Context) -> frozenset[str]:
+    """Classes of this module that derive from a skip exception, directly or through each
+    other (``class ResourceDenied(unittest.SkipTest)``): raising one skips the test."""
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for cls in ctx.classes:
+            if cls.name in found or cls.parent is None or cls.parent.kind != "module":
+                continue
+            if any(b in found or matches(ctx.aliases.resolve(b), ctx.tables.runtime_skips)
+                   for b in cls.bases):
+                found.add(cls.name)
+                changed = True
+    return frozenset(found)
+
+
 class MarkCollector(Collector):
     """Skips, xfails and runtime skips in any spelling, resolved after the walk."""
 
@@ -21,6 +38,7 @@ class MarkCollector(Collector):
         # Values bound to a name (`skip = pytest.mark.skip`): a mark stored is not a mark
         # applied, only its uses apply it; a runtime skip *called* there still skips.
         self._bound: set[int] = set()
+        self._skip_classes: frozenset[str] | None = None
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
@@ -36,12 +54,17 @@ class MarkCollector(Collector):
                                         and node.args):
             ctx.deferred.append(lambda: self._dynamic(node, target))
         frame = ctx.frame.qualname
-        exits, guards = self._exits_end_the_run(), ctx.guards()
+        exits, guards = self._exits_end_the_run(), self._guards()
         ctx.deferred.append(lambda: self._call(node, target, frame, exits, guards))
         # `collect_ignore.append(...)` and friends
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and \
                 func.value.value in ctx.tables.collection_variables:
             ctx.suppress(SuppressionKind.COLLECTION_VARIABLE, node, target=ctx.path)
+
+    def _guards(self) -> tuple[tuple[cst.CSTNode, bool], ...]:
+        """The conditions a skip here runs under: inside the test around it, else inside
+        the function it sits in (a skip helper's ``if not has_speedups():``)."""
+        return self.ctx.guards() or self.ctx.def_guards()
 
     def _dynamic(self, node: cst.Call, target: str) -> None:
         """getattr(pytest, name) / vars(unittest)[...]: a framework reached by a name
@@ -143,14 +166,16 @@ class MarkCollector(Collector):
         target = self.ctx.target()
         exc = node.exc
         frame = self.ctx.frame.qualname
-        exits, guards = self._exits_end_the_run(), self.ctx.guards()
+        exits, guards = self._exits_end_the_run(), self._guards()
         self.ctx.deferred.append(lambda: self._raise(node, exc, target, frame, exits, guards))
 
     def _raise(self, node: cst.Raise, exc: cst.BaseExpression, target: str, frame: str,
                exits: bool, guards: tuple[tuple[cst.CSTNode, bool], ...]) -> None:
         ctx = self.ctx
         names = ctx.qualnames(callee(exc))
-        if matches(names, ctx.tables.runtime_skips):
+        if self._skip_classes is None:  # every class is known once the walk is done
+            self._skip_classes = skip_exceptions(ctx)
+        if matches(names, ctx.tables.runtime_skips) or dotted(callee(exc)) in self._skip_classes:
             ctx.consumed.add(id(exc))
             ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, target=target, frame=frame,
                          guards=guards)
