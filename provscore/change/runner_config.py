@@ -38,6 +38,7 @@ from provscore.change.runners import (
     settings_paths,
     skipped_dirs,
 )
+from provscore.change.warning_filters import error_categories
 
 # pytest reads the first of these that holds a pytest section.
 CONFIG_FILES = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "pyproject.toml",
@@ -177,7 +178,15 @@ def collection_config(options: RunnerOptions) -> CollectionConfig:
         norecursedirs=split("norecursedirs", default.norecursedirs),
         unittest_files=unittest_files, settings_files=options.settings,
         excluded_tags=excluded_tags(options.invocations),
-        skipped_dirs=tuple(d for _, d in options.skipped))
+        skipped_dirs=tuple(d for _, d in options.skipped),
+        xfail_strict=ini_bool(options.ini.get("xfail_strict")),
+        warning_errors=error_categories((options.ini.get("filterwarnings") or "").splitlines(),
+                                        options.addopts))
+
+
+def ini_bool(value: str | None) -> bool:
+    """A boolean ini value as pytest reads it (``_strtobool``); anything else is false."""
+    return (value or "").strip().lower() in ("y", "yes", "t", "true", "on", "1")
 
 
 def compare_options(pre: RunnerOptions, post: RunnerOptions, effects: OptionEffects

@@ -6,6 +6,7 @@ import libcst as cst
 
 from provscore.evidence.context import Collector, Frame, RawCall, RawItem, callee
 from provscore.evidence.cst_names import dotted
+from provscore.evidence.fixture_inputs import fixture_frame
 from provscore.evidence.model import EvidenceKind
 from provscore.evidence.raised import read_try, read_with
 from provscore.names import matches
@@ -51,6 +52,32 @@ class AssertionCollector(Collector):
             name = func.value if isinstance(func, cst.Name) else func.attr.value
             ctx.calls.append(RawCall(name, node, ctx.frame, ctx.seq, guards))
 
+    def visit_Assign(self, node: cst.Assign) -> None:
+        ctx = self.ctx
+        frame, seq, guards = ctx.frame, ctx.seq, ctx.guards()
+        if frame.kind == "func" and isinstance(node.value, cst.Call):
+            targets = [t.target for t in node.targets]
+            ctx.deferred.append(lambda: self._mock_assigned(node, targets, node.value, frame,
+                                                            seq, guards))
+
+    def _mock_assigned(self, node: cst.CSTNode, targets: list[cst.BaseExpression],
+                       value: cst.BaseExpression, frame: Frame, seq: int,
+                       guards: tuple[tuple[cst.CSTNode, bool], ...]) -> bool:
+        """``obj.method = Mock(...)`` (or ``setattr(obj, "method", Mock(...))``) in a test
+        or fixture: a patch by assignment, an input of the test like mock.patch.object.
+        Configuring a mock (``m.child = Mock()`` on a mock made here) is not."""
+        ctx = self.ctx
+        if not isinstance(value, cst.Call) or \
+                not matches(ctx.qualnames(value.func), ctx.tables.mock_factories):
+            return False
+        owner = frame if _in_test(frame) else fixture_frame(frame)
+        if owner is None or not any(isinstance(t, cst.Attribute) and
+                                    not ctx.local_mock(t.value, frame) for t in targets):
+            return False
+        ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, node, owner, node, seq,
+                                 op="setattr", guards=guards))
+        return True
+
     def _fixture_input(self, node: cst.Call, frame: Frame) -> bool:
         """``monkeypatch.setattr(...)`` on a fixture the test requests by that name."""
         name = dotted(node.func)
@@ -85,12 +112,19 @@ class AssertionCollector(Collector):
         if not names:
             return
         t = ctx.tables
-        if (matches(names, t.test_inputs) or self._fixture_input(node, frame)) and \
-                _in_test(frame):
-            ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, node, frame, node, seq,
-                                     op=(dotted(node.func) or "").rsplit(".", 1)[-1],
-                                     guards=guards))
+        if names & {"setattr", "builtins.setattr"} and len(node.args) == 3 and \
+                not any(a.keyword or a.star for a in node.args) and \
+                self._mock_assigned(node, [cst.Attribute(node.args[0].value, cst.Name("x"))],
+                                    node.args[2].value, frame, seq, guards):
             return
+        if matches(names, t.test_inputs) or self._fixture_input(node, frame):
+            # In a fixture: an input of the tests it applies to (evidence/fixture_inputs.py).
+            owner = frame if _in_test(frame) else fixture_frame(frame)
+            if owner is not None:
+                ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, node, owner, node, seq,
+                                         op=(dotted(node.func) or "").rsplit(".", 1)[-1],
+                                         guards=guards))
+                return
         kind: EvidenceKind | None = None
         q = matches(names, t.pytest_calls)
         if q:
