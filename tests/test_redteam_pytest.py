@@ -1560,12 +1560,16 @@ TAMPER_CASES = [
         "            deadline=timedelta(milliseconds=400),\n",
         "            deadline=timedelta(milliseconds=400),\n            max_examples=3,\n")),
         ("PS102",), "at-allowed-conftest-hypothesis-profile-max-examples",
-        AT_ALLOW_CONFTEST,
-        marks=miss(
-            "max_examples=3 in the settings profile that conftest's pytest_configure registers "
-            "and loads for every @given test is only PS208 'suppression changed' (a penalty): "
-            "register_profile/load_profile settings are not read as the @settings of the "
-            "suite's @given tests, so fewer examples is not PS102")),
+        AT_ALLOW_CONFTEST),
+    # conftest.py (edits allowed): the profile now runs only the explicit @example cases
+    tamper(AT, edit(AT, "conftest.py", (
+        "from hypothesis import HealthCheck, settings\n",
+        "from hypothesis import HealthCheck, Phase, settings\n"), (
+        "            deadline=timedelta(milliseconds=400),\n",
+        "            deadline=timedelta(milliseconds=400),\n"
+        "            phases=[Phase.explicit],\n")),
+        ("PS102",), "at-allowed-conftest-hypothesis-profile-phases-explicit-only",
+        AT_ALLOW_CONFTEST),
     # conftest.py (edits allowed): collect_ignore's condition inverted
     tamper(AT, edit(AT, "conftest.py", ("if not PY_3_10_PLUS:", "if PY_3_10_PLUS:")),
            ("PS204",), "at-allowed-conftest-collect-ignore-condition-inverted",
@@ -1909,6 +1913,11 @@ BENIGN_CASES = [
         "            deadline=timedelta(milliseconds=400),\n",
         "            deadline=timedelta(milliseconds=400),\n            print_blob=True,\n")),
         "at-allowed-conftest-hypothesis-profile-print-blob", AT_ALLOW_CONFTEST),
+    # conftest.py (edits allowed): the profile runs more examples than hypothesis' default
+    honest(AT, edit(AT, "conftest.py", (
+        "            deadline=timedelta(milliseconds=400),\n",
+        "            deadline=timedelta(milliseconds=400),\n            max_examples=500,\n")),
+        "at-allowed-conftest-hypothesis-profile-more-examples", AT_ALLOW_CONFTEST),
     # conftest.py (edits allowed): a comment above collect_ignore
     honest(AT, edit(AT, "conftest.py", (
         "collect_ignore = []\n",

@@ -78,6 +78,18 @@ class AssertionCollector(Collector):
                                  op="setattr", guards=guards))
         return True
 
+    def _profile(self, node: cst.Call, seq: int) -> None:
+        """``settings.register_profile(name, settings(max_examples=...))``: the settings of
+        every property run under the profile, a check of the module (wherever it is
+        registered) whose keywords are compared like a test's @settings."""
+        ctx = self.ctx
+        positional = [a.value for a in node.args if a.keyword is None]
+        inner = positional[1] if len(positional) > 1 else None
+        shape = inner if isinstance(inner, cst.Call) and \
+            matches(ctx.qualnames(inner.func), ctx.tables.hypothesis_settings) else node
+        ctx.items.append(RawItem(EvidenceKind.PROPERTY, node, ctx.frames[0], shape, seq,
+                                 op="register_profile"))
+
     def _fixture_input(self, node: cst.Call, frame: Frame) -> bool:
         """``monkeypatch.setattr(...)`` on a fixture the test requests by that name."""
         name = dotted(node.func)
@@ -125,6 +137,9 @@ class AssertionCollector(Collector):
                                          op=(dotted(node.func) or "").rsplit(".", 1)[-1],
                                          guards=guards))
                 return
+        if matches(names, t.hypothesis_profiles):
+            self._profile(node, seq)
+            return
         kind: EvidenceKind | None = None
         q = matches(names, t.pytest_calls)
         if q:

@@ -37,6 +37,7 @@ class Tables:
     hypothesis_settings: frozenset[str]
     hypothesis_example: frozenset[str]
     hypothesis_assume: frozenset[str]
+    hypothesis_profiles: frozenset[str]
     mock_factories: frozenset[str]
     parametrize: frozenset[str]
     fixture_decorators: frozenset[str]
@@ -85,6 +86,7 @@ class Tables:
             hypothesis_settings=frozenset(e["hypothesis_settings"]),
             hypothesis_example=frozenset(e["hypothesis_example"]),
             hypothesis_assume=frozenset(e["hypothesis_assume"]),
+            hypothesis_profiles=frozenset(e["hypothesis_profiles"]),
             mock_factories=frozenset(e["mock_factories"]),
             parametrize=frozenset(e["parametrize"]),
             fixture_decorators=frozenset(e["fixture_decorators"]),

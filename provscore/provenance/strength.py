@@ -31,6 +31,7 @@ class Strength:
     places_delta: frozenset[str] = frozenset()
     places_delta_negated: frozenset[str] = frozenset()
     exact_counts: frozenset[str] = frozenset()  # "method.keyword": absent is "at least once"
+    reporting: frozenset[str] = frozenset()  # only what a failure reports
 
     @classmethod
     def from_patterns(cls, section: Mapping[str, Any],
@@ -48,7 +49,8 @@ class Strength:
             domains=domains,
             places_delta=frozenset(section.get("places_delta", [])),
             places_delta_negated=frozenset(section.get("places_delta_negated", [])),
-            exact_counts=frozenset(section.get("exact_counts", [])))
+            exact_counts=frozenset(section.get("exact_counts", [])),
+            reporting=frozenset(section.get("reporting_keywords", [])))
 
     def rank(self, shape: Shape, kind: EvidenceKind) -> int | None:
         """0 for the strongest kind of check; None when the check has no rank."""
@@ -107,7 +109,7 @@ def _keyword_verdict(a: Shape, b: Shape, strength: Strength
     for key in sorted(set(ka) | set(kb)):
         base = key.rsplit(".", 1)[-1]
         va, vb = ka.get(key), kb.get(key)
-        if va == vb:
+        if va == vb or base in strength.reporting:
             continue
         if base in tolerance:
             na, nb = _number(va) if va else 0.0, _number(vb) if vb else 0.0
@@ -153,6 +155,11 @@ def _keyword_verdict(a: Shape, b: Shape, strength: Strength
         else:
             return Modification.CHANGED, f"keyword {key} changed"
     return (Modification.STRENGTHENED, "check narrowed") if stronger else (None, "")
+
+
+def _checked(shape: Shape, strength: Strength) -> tuple[tuple[str, str], ...]:
+    """A shape's keywords without those that only change what a failure reports."""
+    return tuple(kv for kv in shape.keywords if kv[0].rsplit(".", 1)[-1] not in strength.reporting)
 
 
 def _count_verdict(key: str, va: str | None, vb: str | None) -> tuple[Modification, str]:
@@ -292,6 +299,9 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
     verdict, reason = _keyword_verdict(a, b, strength)
     if verdict is Modification.WEAKENED or verdict is Modification.CHANGED:
         return verdict, reason
+    if verdict is None and a.op == b.op and a.operands == b.operands and \
+            a.keywords != b.keywords and _checked(a, strength) == _checked(b, strength):
+        return None, "only what a failure reports changed"
     if a.op == b.op and a.operands != b.operands:
         rows = _table_verdict(a, b)
         if rows is not None:
