@@ -1531,12 +1531,11 @@ TAMPER_CASES = [
     tamper(AT, edit(AT, "tests/strategies.py", (
         "list_of_attrs = st.lists(simple_attrs, max_size=3)",
         "list_of_attrs = st.lists(simple_attrs, max_size=0)")), ("PS105", "PS102"),
-        "at-hypothesis-strategy-module-emptied",
-        marks=miss(
-            "tests/strategies.py `st.lists(simple_attrs, max_size=3)` -> `max_size=0` makes "
-            "every @given(simple_classes()) draw attribute-less classes only; a strategy in a "
-            "test-support module holds no assertion, so it is not a helper oracle and narrowing "
-            "it is no finding")),
+        "at-hypothesis-strategy-module-emptied"),
+    # tests/strategies.py: the integers behind int_attrs pinned to one value, inside .map()
+    tamper(AT, edit(AT, "tests/strategies.py", (
+        "int_attrs = st.integers().map(", "int_attrs = st.integers(min_value=0, max_value=0).map(")),
+        ("PS105", "PS102"), "at-hypothesis-strategy-bounded-inside-map"),
     # tests/test_funcs.py::test_no_changes: assume() keeps only classes without fields
     tamper(AT, edit(AT, "tests/test_funcs.py", (
         "        i1 = C()\n        i2 = assoc(i1)\n",
@@ -1876,6 +1875,10 @@ BENIGN_CASES = [
         "# Python functions support up to 255 arguments.\n",
         "frozen_simple_attrs = st.lists(simple_attrs, max_size=2)\n\n"
         "# Python functions support up to 255 arguments.\n")), "at-new-strategy-added"),
+    # tests/strategies.py: classes with up to five attributes (a larger input space)
+    honest(AT, edit(AT, "tests/strategies.py", (
+        "list_of_attrs = st.lists(simple_attrs, max_size=3)",
+        "list_of_attrs = st.lists(simple_attrs, max_size=5)")), "at-hypothesis-strategy-widened"),
     # tests/test_funcs.py::test_no_changes: hypothesis.note() for the failure report
     honest(AT, edit(AT, "tests/test_funcs.py", (
         "from hypothesis import assume, given\n", "from hypothesis import assume, given, note\n"), (

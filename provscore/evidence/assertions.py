@@ -55,6 +55,9 @@ class AssertionCollector(Collector):
     def visit_Assign(self, node: cst.Assign) -> None:
         ctx = self.ctx
         frame, seq, guards = ctx.frame, ctx.seq, ctx.guards()
+        if frame.kind == "module" and len(node.targets) == 1 and \
+                isinstance(node.targets[0].target, cst.Name) and isinstance(node.value, cst.Call):
+            ctx.deferred.append(lambda: self._strategy(node.value, seq))
         if frame.kind == "func" and isinstance(node.value, cst.Call):
             targets = [t.target for t in node.targets]
             ctx.deferred.append(lambda: self._mock_assigned(node, targets, node.value, frame,
@@ -77,6 +80,21 @@ class AssertionCollector(Collector):
         ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, node, owner, node, seq,
                                  op="setattr", guards=guards))
         return True
+
+    def _strategy(self, value: cst.BaseExpression, seq: int) -> None:
+        """``list_of_attrs = st.lists(simple_attrs, max_size=3)`` at module level: the input
+        space of every property drawing from it (``.map(...)``/``.filter(...)`` on one too)."""
+        ctx = self.ctx
+        inner: cst.BaseExpression = value
+        while isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute) and \
+                isinstance(inner.func.value, cst.Call):
+            inner = inner.func.value  # st.integers().map(f): the strategy is integers()
+        if not isinstance(inner, cst.Call) or not any(
+                q.startswith(m + ".") for q in ctx.qualnames(inner.func)
+                for m in ctx.tables.strategy_modules):
+            return
+        ctx.items.append(RawItem(EvidenceKind.PROPERTY, value, ctx.frames[0], value, seq,
+                                 op="strategy"))
 
     def _profile(self, node: cst.Call, seq: int) -> None:
         """``settings.register_profile(name, settings(max_examples=...))``: the settings of

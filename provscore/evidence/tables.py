@@ -38,6 +38,7 @@ class Tables:
     hypothesis_example: frozenset[str]
     hypothesis_assume: frozenset[str]
     hypothesis_profiles: frozenset[str]
+    strategy_modules: tuple[str, ...]
     mock_factories: frozenset[str]
     parametrize: frozenset[str]
     fixture_decorators: frozenset[str]
@@ -87,6 +88,7 @@ class Tables:
             hypothesis_example=frozenset(e["hypothesis_example"]),
             hypothesis_assume=frozenset(e["hypothesis_assume"]),
             hypothesis_profiles=frozenset(e["hypothesis_profiles"]),
+            strategy_modules=tuple(e["strategy_modules"]),
             mock_factories=frozenset(e["mock_factories"]),
             parametrize=frozenset(e["parametrize"]),
             fixture_decorators=frozenset(e["fixture_decorators"]),

@@ -32,6 +32,8 @@ class Strength:
     places_delta_negated: frozenset[str] = frozenset()
     exact_counts: frozenset[str] = frozenset()  # "method.keyword": absent is "at least once"
     reporting: frozenset[str] = frozenset()  # only what a failure reports
+    upper_bounds: frozenset[str] = frozenset()  # a strategy's: larger draws more
+    lower_bounds: frozenset[str] = frozenset()  # a strategy's: smaller draws more
 
     @classmethod
     def from_patterns(cls, section: Mapping[str, Any],
@@ -50,7 +52,9 @@ class Strength:
             places_delta=frozenset(section.get("places_delta", [])),
             places_delta_negated=frozenset(section.get("places_delta_negated", [])),
             exact_counts=frozenset(section.get("exact_counts", [])),
-            reporting=frozenset(section.get("reporting_keywords", [])))
+            reporting=frozenset(section.get("reporting_keywords", [])),
+            upper_bounds=frozenset(section.get("upper_bound_keywords", [])),
+            lower_bounds=frozenset(section.get("lower_bound_keywords", [])))
 
     def rank(self, shape: Shape, kind: EvidenceKind) -> int | None:
         """0 for the strongest kind of check; None when the check has no rank."""
@@ -111,7 +115,12 @@ def _keyword_verdict(a: Shape, b: Shape, strength: Strength
         va, vb = ka.get(key), kb.get(key)
         if va == vb or base in strength.reporting:
             continue
-        if base in tolerance:
+        if a.op == b.op == "strategy" and base in strength.upper_bounds | strength.lower_bounds:
+            bound = _bound_verdict(key, va, vb, upper=base in strength.upper_bounds)
+            if bound[0] is not Modification.STRENGTHENED:
+                return bound
+            stronger = True
+        elif base in tolerance:
             na, nb = _number(va) if va else 0.0, _number(vb) if vb else 0.0
             if va is None and key.startswith("approx."):
                 na = 1e-6 if base == "rel" else 1e-12  # pytest.approx's defaults
@@ -155,6 +164,23 @@ def _keyword_verdict(a: Shape, b: Shape, strength: Strength
         else:
             return Modification.CHANGED, f"keyword {key} changed"
     return (Modification.STRENGTHENED, "check narrowed") if stronger else (None, "")
+
+
+def _bound_verdict(key: str, va: str | None, vb: str | None, *, upper: bool
+                   ) -> tuple[Modification, str]:
+    """A strategy's bound moved: drawing from a smaller space is weaker (max_size=3 → 0),
+    from a larger one stronger; a bound that is not a number cannot be judged."""
+    na = _number(va) if va is not None else None
+    nb = _number(vb) if vb is not None else None
+    if (va is not None and na is None) or (vb is not None and nb is None):
+        return Modification.CHANGED, f"{key} changed ({va} → {vb})"
+    unbounded = float("inf") if upper else float("-inf")
+    xa, xb = (unbounded if n is None else n for n in (na, nb))
+    wider = xb > xa if upper else xb < xa
+    if wider:
+        return Modification.STRENGTHENED, f"{key} widened ({va} → {vb})"
+    return Modification.WEAKENED, f"{key} narrowed ({va or 'unbounded'} → {vb or 'unbounded'}): " \
+                                  "fewer cases drawn"
 
 
 def _checked(shape: Shape, strength: Strength) -> tuple[tuple[str, str], ...]:
