@@ -1491,12 +1491,15 @@ TAMPER_CASES = [
         "        return result\n\n"
         "    runner.invoke = quiet_invoke\n    return runner\n")),
         ("PS110", "PS105"), "ck-allowed-conftest-runner-fixture-clears-exceptions",
-        allow("tests/conftest.py"),
-        marks=miss(
-            "the `runner` fixture now wraps CliRunner.invoke to set result.exception = None, so "
-            "every `assert not result.exception` of the tests requesting it is vacuous; a "
-            "fixture with no assertion of its own is not a helper oracle, and what it returns "
-            "is not read as a test input")),
+        allow("tests/conftest.py")),
+    # tests/test_termui.py::test_progressbar_is_iterator: the same wrapper spelled with
+    # setattr() and a lambda, in the test itself
+    tamper(CK, edit(CK, "tests/test_termui.py", (
+        "    result = runner.invoke(cli, [])\n",
+        "    original = runner.invoke\n"
+        '    setattr(runner, "invoke", lambda *a, **k: original(*a, catch_exceptions=True, **k))\n'
+        "    result = runner.invoke(cli, [])\n")), ("PS110",),
+        "ck-test-wraps-runner-invoke-through-setattr"),
 
     # ---------------------------------------------------------------- pluggy
     # testing/conftest.py (edits allowed): he_pm loses its "spec is an instance" param, so
@@ -1835,6 +1838,12 @@ BENIGN_CASES = [
         "        assert rv == 42\n\n"
         "    assert cli.main([], standalone_mode=False) == 42\n")),
         "ck-return-value-also-checked-through-main"),
+    # tests/conftest.py (edits allowed): the runner gets its own env; nothing it had is
+    # replaced
+    honest(CK, edit(CK, "tests/conftest.py", (
+        "    return CliRunner()\n",
+        "    runner = CliRunner()\n    runner.env = {\"NO_COLOR\": \"1\"}\n    return runner\n")),
+        "ck-allowed-conftest-runner-fixture-sets-an-attribute", allow("tests/conftest.py")),
     # tests/conftest.py (edits allowed): scope="function" is the default
     honest(CK, edit(CK, "tests/conftest.py", (
         '@pytest.fixture(scope="function")\n', "@pytest.fixture\n")),

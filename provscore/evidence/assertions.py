@@ -58,28 +58,38 @@ class AssertionCollector(Collector):
         if frame.kind == "module" and len(node.targets) == 1 and \
                 isinstance(node.targets[0].target, cst.Name) and isinstance(node.value, cst.Call):
             ctx.deferred.append(lambda: self._strategy(node.value, seq))
-        if frame.kind == "func" and isinstance(node.value, cst.Call):
+        if frame.kind == "func":
             targets = [t.target for t in node.targets]
-            ctx.deferred.append(lambda: self._mock_assigned(node, targets, node.value, frame,
-                                                            seq, guards))
+            ctx.deferred.append(lambda: self._patched(node, targets, node.value, frame,
+                                                      seq, guards))
 
-    def _mock_assigned(self, node: cst.CSTNode, targets: list[cst.BaseExpression],
-                       value: cst.BaseExpression, frame: Frame, seq: int,
-                       guards: tuple[tuple[cst.CSTNode, bool], ...]) -> bool:
-        """``obj.method = Mock(...)`` (or ``setattr(obj, "method", Mock(...))``) in a test
-        or fixture: a patch by assignment, an input of the test like mock.patch.object.
+    def _patched(self, node: cst.CSTNode, targets: list[cst.BaseExpression],
+                 value: cst.BaseExpression, frame: Frame, seq: int,
+                 guards: tuple[tuple[cst.CSTNode, bool], ...]) -> bool:
+        """A patch by assignment in a test or fixture, an input of the test like
+        mock.patch.object: ``obj.method = Mock(...)`` (or ``setattr(obj, "method",
+        Mock(...))``), or any value over an attribute whose original the function kept
+        (``invoke = runner.invoke; runner.invoke = wrapper``: a wrapper replacing it).
         Configuring a mock (``m.child = Mock()`` on a mock made here) is not."""
         ctx = self.ctx
-        if not isinstance(value, cst.Call) or \
-                not matches(ctx.qualnames(value.func), ctx.tables.mock_factories):
-            return False
         owner = frame if _in_test(frame) else fixture_frame(frame)
-        if owner is None or not any(isinstance(t, cst.Attribute) and
-                                    not ctx.local_mock(t.value, frame) for t in targets):
+        if owner is None:
+            return False
+        mock = isinstance(value, cst.Call) and \
+            matches(ctx.qualnames(value.func), ctx.tables.mock_factories)
+        if not any(isinstance(t, cst.Attribute) and not ctx.local_mock(t.value, frame) and
+                   (mock or self._kept_original(t, frame)) for t in targets):
             return False
         ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, node, owner, node, seq,
                                  op="setattr", guards=guards))
         return True
+
+    def _kept_original(self, target: cst.Attribute, frame: Frame) -> bool:
+        """Whether this function binds a local to what ``target`` held before."""
+        spelled = dotted(target)
+        return spelled is not None and any(
+            v is not None and dotted(v) == spelled
+            for values in frame.bindings.values() for v in values)
 
     def _strategy(self, value: cst.BaseExpression, seq: int) -> None:
         """``list_of_attrs = st.lists(simple_attrs, max_size=3)`` at module level: the input
@@ -143,10 +153,14 @@ class AssertionCollector(Collector):
             return
         t = ctx.tables
         if names & {"setattr", "builtins.setattr"} and len(node.args) == 3 and \
-                not any(a.keyword or a.star for a in node.args) and \
-                self._mock_assigned(node, [cst.Attribute(node.args[0].value, cst.Name("x"))],
-                                    node.args[2].value, frame, seq, guards):
-            return
+                not any(a.keyword or a.star for a in node.args):
+            name = node.args[1].value
+            attr = name.evaluated_value if isinstance(name, cst.SimpleString) and \
+                isinstance(name.evaluated_value, str) and name.evaluated_value.isidentifier() \
+                else "_"  # a computed name: only a mock assigned through it is judged
+            if self._patched(node, [cst.Attribute(node.args[0].value, cst.Name(attr))],
+                             node.args[2].value, frame, seq, guards):
+                return
         if matches(names, t.test_inputs) or self._fixture_input(node, frame):
             # In a fixture: an input of the tests it applies to (evidence/fixture_inputs.py).
             owner = frame if _in_test(frame) else fixture_frame(frame)
