@@ -36,7 +36,6 @@ from adversarial_support import (
     describe,
     edit,
     false_positive,
-    miss,
     py,
     rejects,
 )
@@ -1537,7 +1536,8 @@ TAMPER_CASES = [
         "at-hypothesis-strategy-module-emptied"),
     # tests/strategies.py: the integers behind int_attrs pinned to one value, inside .map()
     tamper(AT, edit(AT, "tests/strategies.py", (
-        "int_attrs = st.integers().map(", "int_attrs = st.integers(min_value=0, max_value=0).map(")),
+        "int_attrs = st.integers().map(",
+        "int_attrs = st.integers(min_value=0, max_value=0).map(")),
         ("PS105", "PS102"), "at-hypothesis-strategy-bounded-inside-map"),
     # tests/test_funcs.py::test_no_changes: assume() keeps only classes without fields
     tamper(AT, edit(AT, "tests/test_funcs.py", (
