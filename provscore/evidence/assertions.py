@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import libcst as cst
 
 from provscore.evidence.context import Collector, Frame, RawCall, RawItem, callee
@@ -60,10 +62,12 @@ class AssertionCollector(Collector):
             ctx.deferred.append(lambda: self._strategy(node.value, seq))
         if frame.kind == "func":
             targets = [t.target for t in node.targets]
-            ctx.deferred.append(lambda: self._patched(node, targets, node.value, frame,
-                                                      seq, guards))
 
-    def _patched(self, node: cst.CSTNode, targets: list[cst.BaseExpression],
+            def patched() -> None:
+                self._patched(node, targets, node.value, frame, seq, guards)
+            ctx.deferred.append(patched)
+
+    def _patched(self, node: cst.CSTNode, targets: Sequence[cst.BaseExpression],
                  value: cst.BaseExpression, frame: Frame, seq: int,
                  guards: tuple[tuple[cst.CSTNode, bool], ...]) -> bool:
         """A patch by assignment in a test or fixture, an input of the test like

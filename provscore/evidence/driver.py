@@ -296,8 +296,8 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
                              _fixture_params(ctx, shaper, f.node) if f.fixture else "")
                    for f in helper_frames]
     items, test_defs = _with_inherited(ctx, shaper, inherited, items, test_defs)
-    items = with_fixture_inputs(ctx, items, test_defs)
-    items, test_defs = _with_class_inputs(ctx, items, test_defs)
+    items, test_defs = _with_class_inputs(ctx, with_fixture_inputs(ctx, items, test_defs),
+                                          test_defs)
     return FileEvidence(ctx.path, tuple(items), tuple(sups), tuple(test_defs), tuple(helper_defs))
 
 
