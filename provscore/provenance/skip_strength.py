@@ -131,6 +131,17 @@ def _xfail_keywords(before: dict[str, str], after: dict[str, str]) -> tuple[int,
     return (-1 if weaker else 1 if stronger else 0), notes
 
 
+def _truth(code: str | None, default: bool) -> str:
+    """``True``/``False`` for a literal (or absent: ``default``) keyword value; anything
+    else as written (a computed value is compared as text: undecidable)."""
+    if code is None:
+        return str(default)
+    try:
+        return str(bool(ast.literal_eval(code)))
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return code
+
+
 def _importorskip(form: _Form) -> _Form:
     """``importorskip(modname, minversion=None, reason=None, *, exc_type=...)`` with its
     positional arguments named: only the module name stays positional."""
@@ -237,10 +248,11 @@ def compare_suppressions(pre: Suppression, post: Suppression, domains: Domains =
     keywords = 0, [""]
     kw_a = {k: v for k, v in a.keywords.items() if k not in _WORDING}
     kw_b = {k: v for k, v in b.keywords.items() if k not in _WORDING}
-    # pytest reads an xfail mark without strict= as strict as base's ini says.
+    # pytest reads an xfail mark without strict= as strict as base's ini says; a literal
+    # strict= (strict=1, strict=0) by its truth.
     for form, sup, kw in ((a, pre, kw_a), (b, post, kw_b)):
         if form.name == "xfail" and sup.kind is SuppressionKind.XFAIL_MARK:
-            kw.setdefault("strict", str(xfail_strict))
+            kw["strict"] = _truth(kw.get("strict"), xfail_strict)
     if kw_a != kw_b:
         keywords = _xfail_keywords(kw_a, kw_b) if "xfail" in (a.name, b.name) else \
             _importorskip_keywords(kw_a, kw_b) if a.name == "importorskip" else (2, [""])
