@@ -60,8 +60,8 @@ class AssertionCollector(Collector):
         if frame.kind == "module" and len(node.targets) == 1 and \
                 isinstance(node.targets[0].target, cst.Name) and isinstance(node.value, cst.Call):
             ctx.deferred.append(lambda: self._strategy(node.value, seq))
-        if frame.kind == "func":
-            targets = [t.target for t in node.targets]
+        targets = [t.target for t in node.targets]
+        if frame.kind == "func" and any(isinstance(t, cst.Attribute) for t in targets):
 
             def patched() -> None:
                 self._patched(node, targets, node.value, frame, seq, guards)
