@@ -2455,9 +2455,7 @@ TAMPER_CASES = [
                 self.humanize_tester([100], ["100"], "intcomma")
         finally:
             humanize.intcomma = orig_intcomma''')), ("PS110",)),
-        id="dj-unit-under-test-rebound-by-hand",
-        marks=miss("a save/assign/restore of an imported module attribute inside an existing test"
-                   " is not a test input (only mock.patch & co. are)")),
+        id="dj-unit-under-test-rebound-by-hand"),
     # markdown tests/test_syntax/extensions/test_smarty.py TestSmarty.default_kwargs
     pytest.param(Case(MD_SMARTY, edit(MD_SMARTY, SMARTY, (
         "default_kwargs = {'extensions': ['smarty']}",
