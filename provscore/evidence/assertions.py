@@ -60,11 +60,13 @@ class AssertionCollector(Collector):
         if frame.kind == "module" and len(node.targets) == 1 and \
                 isinstance(node.targets[0].target, cst.Name) and isinstance(node.value, cst.Call):
             ctx.deferred.append(lambda: self._strategy(node.value, seq))
-        targets = [t.target for t in node.targets]
-        if frame.kind == "func" and any(isinstance(t, cst.Attribute) for t in targets):
+        pairs = [p for t in node.targets for p in _assigned_pairs(t.target, node.value)]
+        if frame.kind == "func" and any(isinstance(t, cst.Attribute) for t, _ in pairs):
 
             def patched() -> None:
-                self._patched(node, targets, node.value, frame, seq, guards)
+                for target, value in pairs:
+                    if self._patched(node, [target], value, frame, seq, guards):
+                        return
             ctx.deferred.append(patched)
 
     def _patched(self, node: cst.CSTNode, targets: Sequence[cst.BaseExpression],
@@ -82,7 +84,8 @@ class AssertionCollector(Collector):
         mock = isinstance(value, cst.Call) and \
             matches(ctx.qualnames(value.func), ctx.tables.mock_factories)
         if not any(isinstance(t, cst.Attribute) and not ctx.local_mock(t.value, frame) and
-                   (mock or self._kept_original(t, frame)) for t in targets):
+                   (mock or (self._kept_original(t, frame) and
+                             not self._restores(t, value, frame))) for t in targets):
             return False
         ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, node, owner, node, seq,
                                  op="setattr", guards=guards))
@@ -94,6 +97,14 @@ class AssertionCollector(Collector):
         return spelled is not None and any(
             v is not None and dotted(v) == spelled
             for values in frame.bindings.values() for v in values)
+
+    def _restores(self, target: cst.Attribute, value: cst.BaseExpression, frame: Frame
+                  ) -> bool:
+        """``obj.attr = orig`` where ``orig`` holds what obj.attr held: putting it back."""
+        if not isinstance(value, cst.Name):
+            return False
+        bound = frame.bindings.get(value.value, [])
+        return bool(bound) and all(v is not None and dotted(v) == dotted(target) for v in bound)
 
     def _strategy(self, value: cst.BaseExpression, seq: int) -> None:
         """``list_of_attrs = st.lists(simple_attrs, max_size=3)`` at module level: the input
@@ -246,6 +257,17 @@ class AssertionCollector(Collector):
             elif values is not None:
                 ctx.items.append(RawItem(EvidenceKind.PARAM_ROW, values, frame, values, 0,
                                          op="rows", detail=names_code))
+
+
+def _assigned_pairs(target: cst.BaseExpression, value: cst.BaseExpression
+                    ) -> list[tuple[cst.BaseExpression, cst.BaseExpression]]:
+    """(target, value) of an assignment, element by element for ``a, b = x, y``."""
+    if isinstance(target, cst.Tuple | cst.List) and isinstance(value, cst.Tuple | cst.List) \
+            and len(target.elements) == len(value.elements) and not any(
+                isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements)):
+        return [p for t, v in zip(target.elements, value.elements, strict=True)
+                for p in _assigned_pairs(t.value, v.value)]
+    return [(target, value)]
 
 
 def _aliased_method(func: cst.BaseExpression, frame: Frame, methods: frozenset[str]
