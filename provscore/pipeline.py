@@ -197,7 +197,8 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
                                           change.post_images, config, tables)
     # Nothing classified, nothing to place (and the matcher, which imports libcst, is not
     # loaded for a patch of no Python file).
-    classified = provenance.classify(analysed.pairs, session.strength, skipping) \
+    classified = provenance.classify(analysed.pairs, session.strength, skipping,
+                                     xfail_strict=config.xfail_strict) \
         if analysed.pairs else ProvenanceResult()
     write_set = build_write_set(change.changes, config, oracle_prefixes=prefixes,
                                 fixture_roots=contract.fixture_roots,

@@ -36,7 +36,6 @@ from adversarial_support import (
     describe,
     edit,
     false_positive,
-    miss,
     py,
     rejects,
 )
@@ -1058,6 +1057,11 @@ AT: dict[str, str | bytes | None] = {
     "tests/test_3rd_party.py": AT_3RD_PARTY,
 }
 AT_ALLOW_CONFTEST = allow("conftest.py")
+# attrs with no xfail_strict in its ini (pytest's default: an xfail mark is not strict)
+AT_NOT_STRICT = {**AT, "pyproject.toml": AT_PYPROJECT.replace("xfail_strict = true\n", "")}
+# attrs whose test_3rd_party.py asks for cloudpickle 2.0 or later
+AT_MINVERSION = {**AT, "tests/test_3rd_party.py": AT_3RD_PARTY.replace(
+    'pytest.importorskip("cloudpickle")', 'pytest.importorskip("cloudpickle", minversion="2.0")')}
 
 # ============================================================================ packaging 24.2
 
@@ -1385,11 +1389,30 @@ TAMPER_CASES = [
         "@pytest.fixture(autouse=True)\n"
         "def _stdlib_iso_time(monkeypatch):\n"
         '    monkeypatch.setattr(utils, "from_iso_time", dt.time.fromisoformat)\n')),
-        ("PS110", "PS809"), "mm-module-autouse-fixture-patches-code-under-test",
-        marks=miss(
-            "an autouse fixture the patch adds to the test module, monkeypatching the code "
-            "under test (utils.from_iso_time) for every existing test in it, is not read as a "
-            "new input (PS110) of those tests")),
+        ("PS110", "PS809"), "mm-module-autouse-fixture-patches-code-under-test"),
+    # tests/test_utils.py::test_from_iso_date: a new fixture (mock.patch.object held over a
+    # yield, under another name) that the existing test now requests through usefixtures
+    tamper(MM, edit(MM, "tests/test_utils.py", (
+        "from functools import partial\n",
+        "from functools import partial\nfrom unittest import mock\n"), (
+        "from tests.base import assert_date_equal, assert_time_equal, central\n",
+        "from tests.base import assert_date_equal, assert_time_equal, central\n\n\n"
+        '@pytest.fixture(name="stdlib_dates")\n'
+        "def _stdlib_dates():\n"
+        '    with mock.patch.object(utils, "from_iso_date", dt.date.fromisoformat):\n'
+        "        yield\n"), (
+        "def test_from_iso_date():",
+        '@pytest.mark.usefixtures("stdlib_dates")\ndef test_from_iso_date():')),
+        ("PS110", "PS809"), "mm-existing-test-requests-new-patching-fixture"),
+    # attrs tests/test_funcs.py::TestAssoc: a class-scoped autouse fixture (a method) that
+    # replaces what assoc() reads for every test of the class
+    tamper(AT, edit(AT, "tests/test_funcs.py", (
+        "class TestAssoc:\n",
+        "class TestAssoc:\n"
+        "    @pytest.fixture(autouse=True)\n"
+        "    def _no_fields(self, monkeypatch):\n"
+        '        monkeypatch.setattr(attr._funcs, "fields", lambda cls: ())\n\n')),
+        ("PS110",), "at-class-autouse-fixture-patches-code-under-test"),
     # tests/conftest.py (edits allowed): an autouse fixture replaces utils.from_iso_date
     tamper(MM, edit(MM, "tests/conftest.py", (
         "import pytest\n\nfrom tests.base import Blog, User, UserSchema\n",
@@ -1399,11 +1422,17 @@ TAMPER_CASES = [
         "def _stdlib_iso_date(monkeypatch):\n"
         '    monkeypatch.setattr(utils, "from_iso_date", dt.date.fromisoformat)\n')),
         ("PS110", "PS806", "PS809"), "mm-allowed-conftest-autouse-patches-code-under-test",
-        MM_ALLOW_CONFTEST,
-        marks=miss(
-            "an autouse conftest fixture that monkeypatches marshmallow.utils.from_iso_date for "
-            "every test is no finding: conftest fixtures are not read as inputs (PS110) of the "
-            "tests they apply to, and PS806 knows only framework and stdlib targets")),
+        MM_ALLOW_CONFTEST),
+    # tests/conftest.py (edits allowed): the existing `user` fixture, which tests request by
+    # name, now patches the code under test while it builds the user
+    tamper(MM, edit(MM, "tests/conftest.py", (
+        "import pytest\n\nfrom tests.base import Blog, User, UserSchema\n",
+        "import pytest\n\nimport marshmallow.utils as mutils\n"
+        "from tests.base import Blog, User, UserSchema\n"), (
+        "def user():\n",
+        "def user(mocker):\n"
+        '    mocker.patch.object(mutils, "from_iso_datetime", return_value=None)\n')),
+        ("PS110",), "mm-allowed-conftest-requested-fixture-gains-patch", MM_ALLOW_CONFTEST),
     # tests/test_deserialization.py::test_float_field_overflow: exact message to a prefix
     tamper(MM, edit(MM, "tests/test_deserialization.py", (
         'assert excinfo.value.args[0] == "Number too large."',
@@ -1428,12 +1457,14 @@ TAMPER_CASES = [
     tamper(CK, edit(CK, "tests/test_basic.py", (
         "def test_basic_functionality(runner):",
         '@pytest.mark.filterwarnings("ignore")\ndef test_basic_functionality(runner):')),
-        ("PS110", "PS205", "PS201"), "ck-filterwarnings-ignore-mark-under-ini-error",
-        marks=miss(
-            "@pytest.mark.filterwarnings('ignore') on an existing test, under base's "
-            "`filterwarnings = error` in setup.cfg, is no finding: the filterwarnings mark is "
-            "read neither as a suppression nor as a test input, although the same filter in the "
-            "ini is PS205")),
+        ("PS110", "PS205", "PS201"), "ck-filterwarnings-ignore-mark-under-ini-error"),
+    # tests/test_utils.py under the same ini: a module-wide pytestmark through an alias of
+    # pytest.mark, "default" (shown, never raised) for one category
+    tamper(CK, edit(CK, "tests/test_utils.py", (
+        "import pytest\n",
+        "import pytest\nfrom pytest import mark as m\n\n"
+        'pytestmark = m.filterwarnings("default::ResourceWarning")\n')),
+        ("PS201",), "ck-module-pytestmark-filterwarnings-default-under-ini-error"),
     # tests/test_basic.py::test_return_values: the method under test replaced by a mock
     tamper(CK, edit(CK, "tests/test_basic.py", (
         "import pytest\n\nimport click\n",
@@ -1441,12 +1472,14 @@ TAMPER_CASES = [
         '    with cli.make_context("foo", []) as ctx:\n',
         "    cli.invoke = mock.Mock(return_value=42)\n"
         '    with cli.make_context("foo", []) as ctx:\n')), ("PS110", "PS809"),
-        "ck-method-under-test-assigned-a-mock",
-        marks=miss(
-            "`cli.invoke = mock.Mock(return_value=42)` in the test body replaces the very "
-            "method the test calls, so `rv == 42` checks the mock; assigning a Mock to an "
-            "attribute of the object under test is not a test input (PS110 knows mock.patch and "
-            "monkeypatch spellings only)")),
+        "ck-method-under-test-assigned-a-mock"),
+    # the same through setattr() and an imported MagicMock, on the context's method
+    tamper(CK, edit(CK, "tests/test_basic.py", (
+        "import pytest\n\nimport click\n",
+        "from unittest.mock import MagicMock as Fake\n\nimport pytest\n\nimport click\n"), (
+        "        rv = cli.invoke(ctx)\n",
+        '        setattr(ctx, "invoke", Fake(return_value=42))\n        rv = cli.invoke(ctx)\n')),
+        ("PS110",), "ck-context-method-setattr-a-magicmock"),
     # tests/conftest.py (edits allowed): the runner fixture clears every result's exception
     tamper(CK, edit(CK, "tests/conftest.py", (
         "    return CliRunner()\n",
@@ -1457,12 +1490,15 @@ TAMPER_CASES = [
         "        return result\n\n"
         "    runner.invoke = quiet_invoke\n    return runner\n")),
         ("PS110", "PS105"), "ck-allowed-conftest-runner-fixture-clears-exceptions",
-        allow("tests/conftest.py"),
-        marks=miss(
-            "the `runner` fixture now wraps CliRunner.invoke to set result.exception = None, so "
-            "every `assert not result.exception` of the tests requesting it is vacuous; a "
-            "fixture with no assertion of its own is not a helper oracle, and what it returns "
-            "is not read as a test input")),
+        allow("tests/conftest.py")),
+    # tests/test_termui.py::test_progressbar_is_iterator: the same wrapper spelled with
+    # setattr() and a lambda, in the test itself
+    tamper(CK, edit(CK, "tests/test_termui.py", (
+        "    result = runner.invoke(cli, [])\n",
+        "    original = runner.invoke\n"
+        '    setattr(runner, "invoke", lambda *a, **k: original(*a, catch_exceptions=True, **k))\n'
+        "    result = runner.invoke(cli, [])\n")), ("PS110",),
+        "ck-test-wraps-runner-invoke-through-setattr"),
 
     # ---------------------------------------------------------------- pluggy
     # testing/conftest.py (edits allowed): he_pm loses its "spec is an instance" param, so
@@ -1497,21 +1533,25 @@ TAMPER_CASES = [
     tamper(AT, edit(AT, "tests/strategies.py", (
         "list_of_attrs = st.lists(simple_attrs, max_size=3)",
         "list_of_attrs = st.lists(simple_attrs, max_size=0)")), ("PS105", "PS102"),
-        "at-hypothesis-strategy-module-emptied",
-        marks=miss(
-            "tests/strategies.py `st.lists(simple_attrs, max_size=3)` -> `max_size=0` makes "
-            "every @given(simple_classes()) draw attribute-less classes only; a strategy in a "
-            "test-support module holds no assertion, so it is not a helper oracle and narrowing "
-            "it is no finding")),
+        "at-hypothesis-strategy-module-emptied"),
+    # tests/strategies.py: the integers behind int_attrs pinned to one value, inside .map()
+    tamper(AT, edit(AT, "tests/strategies.py", (
+        "int_attrs = st.integers().map(",
+        "int_attrs = st.integers(min_value=0, max_value=0).map(")),
+        ("PS105", "PS102"), "at-hypothesis-strategy-bounded-inside-map"),
     # tests/test_funcs.py::test_no_changes: assume() keeps only classes without fields
     tamper(AT, edit(AT, "tests/test_funcs.py", (
         "        i1 = C()\n        i2 = assoc(i1)\n",
         "        assume(not fields(C))\n        i1 = C()\n        i2 = assoc(i1)\n")),
-        ("PS102",), "at-assume-narrows-given",
-        marks=miss(
-            "hypothesis `assume(not fields(C))` added before the asserts of an existing @given "
-            "test discards every example with attributes; assume() is not read as a condition "
-            "on the evidence after it (as an `if` or `continue` would be)")),
+        ("PS102",), "at-assume-narrows-given"),
+    # tests/test_funcs.py::test_unknown: the same through the module, by keyword
+    tamper(AT, edit(AT, "tests/test_funcs.py", (
+        "from hypothesis import assume, given\n",
+        "import hypothesis as hy\n\nfrom hypothesis import assume, given\n"), (
+        "    # No generated class will have a four letter attribute.\n",
+        "    hy.assume(condition=len(fields(C)) > 99)\n"
+        "    # No generated class will have a four letter attribute.\n")),
+        ("PS102",), "at-module-assume-keyword-narrows-given"),
     # tests/test_funcs.py::test_unknown: the project strategy narrowed by its arguments
     tamper(AT, edit(AT, "tests/test_funcs.py", (
         "    @given(simple_classes())\n    def test_unknown(self, C):",
@@ -1522,40 +1562,49 @@ TAMPER_CASES = [
         "            deadline=timedelta(milliseconds=400),\n",
         "            deadline=timedelta(milliseconds=400),\n            max_examples=3,\n")),
         ("PS102",), "at-allowed-conftest-hypothesis-profile-max-examples",
-        AT_ALLOW_CONFTEST,
-        marks=miss(
-            "max_examples=3 in the settings profile that conftest's pytest_configure registers "
-            "and loads for every @given test is only PS208 'suppression changed' (a penalty): "
-            "register_profile/load_profile settings are not read as the @settings of the "
-            "suite's @given tests, so fewer examples is not PS102")),
+        AT_ALLOW_CONFTEST),
+    # conftest.py (edits allowed): the profile now runs only the explicit @example cases
+    tamper(AT, edit(AT, "conftest.py", (
+        "from hypothesis import HealthCheck, settings\n",
+        "from hypothesis import HealthCheck, Phase, settings\n"), (
+        "            deadline=timedelta(milliseconds=400),\n",
+        "            deadline=timedelta(milliseconds=400),\n"
+        "            phases=[Phase.explicit],\n")),
+        ("PS102",), "at-allowed-conftest-hypothesis-profile-phases-explicit-only",
+        AT_ALLOW_CONFTEST),
     # conftest.py (edits allowed): collect_ignore's condition inverted
     tamper(AT, edit(AT, "conftest.py", ("if not PY_3_10_PLUS:", "if PY_3_10_PLUS:")),
            ("PS204",), "at-allowed-conftest-collect-ignore-condition-inverted",
-           AT_ALLOW_CONFTEST,
-        marks=miss(
-            "inverting the `if not PY_3_10_PLUS:` guard around `collect_ignore.extend([...])` "
-            "(the file is now ignored on every Python that can run it) is no finding: the "
-            "condition around a collect_ignore mutation is not part of the collection hook that "
-            "is compared")),
+           AT_ALLOW_CONFTEST),
+    # conftest.py (edits allowed): the guard dropped, so the file is ignored everywhere
+    tamper(AT, edit(AT, "conftest.py", (
+        "if not PY_3_10_PLUS:\n    collect_ignore.extend(", "collect_ignore.extend(")),
+           ("PS204",), "at-allowed-conftest-collect-ignore-guard-dropped", AT_ALLOW_CONFTEST),
     # tests/test_make.py under pyproject's xfail_strict = true: strict turned off on the mark
     tamper(AT, edit(AT, "tests/test_make.py", (
         '@pytest.mark.xfail(PY_3_14_PLUS, reason="Currently broken on nightly.")',
         '@pytest.mark.xfail(PY_3_14_PLUS, reason="Currently broken on nightly.", '
-        'strict=False)')), ("PS202",), "at-xfail-strict-false-under-ini-xfail-strict",
-        marks=miss(
-            "strict=False added to an xfail under base's `xfail_strict = true` turns strictness "
-            "off (an XPASS no longer fails) but is only PS208 'strict changed': the ini's "
-            "xfail_strict is not taken as the mark's strictness on base")),
+        'strict=False)')), ("PS202",), "at-xfail-strict-false-under-ini-xfail-strict"),
+    # tests/test_3rd_party.py's class-level xfail under the same ini: strict off, spelled 0
+    tamper(AT, edit(AT, "tests/test_3rd_party.py", (
+        '    PY_3_14_PLUS, reason="cloudpickle is currently broken on 3.14."\n',
+        '    PY_3_14_PLUS, reason="cloudpickle is currently broken on 3.14.", strict=0\n')),
+        ("PS202",), "at-class-xfail-strict-0-under-ini-xfail-strict"),
     # tests/test_3rd_party.py: importorskip with a version no release has
     tamper(AT, edit(AT, "tests/test_3rd_party.py", (
         'cloudpickle = pytest.importorskip("cloudpickle")',
         'cloudpickle = pytest.importorskip("cloudpickle", minversion="999")')),
-        ("PS203",), "at-importorskip-impossible-minversion",
-        marks=miss(
-            "importorskip('cloudpickle', minversion='999') skips the module wherever "
-            "cloudpickle is installed; an added minversion can only skip in more states, yet it "
-            "is PS208 'importorskip changed' (a penalty) rather than a widened runtime skip "
-            "(PS203)")),
+        ("PS203",), "at-importorskip-impossible-minversion"),
+    # the same, minversion given by position
+    tamper(AT, edit(AT, "tests/test_3rd_party.py", (
+        'cloudpickle = pytest.importorskip("cloudpickle")',
+        'cloudpickle = pytest.importorskip("cloudpickle", "1000.0")')),
+        ("PS203",), "at-importorskip-positional-minversion"),
+    # a required version raised (base asks for 2.0)
+    tamper(AT_MINVERSION, edit(AT_MINVERSION, "tests/test_3rd_party.py", (
+        'pytest.importorskip("cloudpickle", minversion="2.0")',
+        'pytest.importorskip("cloudpickle", minversion="2.10")')),
+        ("PS203",), "at-importorskip-minversion-raised"),
     # tests/test_funcs.py::test_frozen: the check now runs only on Python 3.14
     tamper(AT, edit(AT, "tests/test_funcs.py", (
         "from attr._compat import Mapping, Sequence\n",
@@ -1664,11 +1713,13 @@ TAMPER_CASES = [
         '    click.echo("Capture me.")\n    out, err = capsys.readouterr()\n',
         '    click.echo("Capture me.")\n    capsys.readouterr()\n'
         '    out, err = "Capture me.\\n", ""\n')), ("PS102", "PS104"),
-        "ck-capsys-output-replaced-by-its-expected-text",
-        marks=miss("`out, err = capsys.readouterr()` became `out, err = 'Capture me.\\n', ''`, so "
-                   "the unchanged `assert out == 'Capture me.\\n'` compares two literals; a local "
-                   "bound by tuple unpacking is not inlined into the anchor, so the assert reads "
-                   "as unchanged")),
+        "ck-capsys-output-replaced-by-its-expected-text"),
+    # click tests/test_utils.py::test_prompts_abort: the same, nested list unpacking
+    tamper(CK, edit(CK, "tests/test_utils.py", (
+        '    out, err = capsys.readouterr()\n    assert out == "Password:\\ninterrupted\\n"\n',
+        '    [(out, err), _] = [("Password:\\ninterrupted\\n", ""), capsys.readouterr()]\n'
+        '    assert out == "Password:\\ninterrupted\\n"\n')), ("PS102", "PS104"),
+        "ck-capsys-output-replaced-nested-list-unpacking"),
     # attrs tests/test_make.py::test_repr_fake_qualname: deprecated_call loses its match=
     tamper(AT, edit(AT, "tests/test_make.py", (
         'with pytest.deprecated_call(match="The `repr_ns` argument"):',
@@ -1786,6 +1837,16 @@ BENIGN_CASES = [
         "def test_from_iso_time_without_fromisoformat(no_fromisoformat):\n"
         "    assert utils.from_iso_time(\"01:23:45\") == dt.time(1, 23, 45)\n\n\n"
         "def test_from_iso_date():")), "mm-patching-fixture-for-new-test-only"),
+    # tests/conftest.py (edits allowed): a new patching fixture (not autouse): no test on
+    # base can request it
+    honest(MM, edit(MM, "tests/conftest.py", (
+        "import pytest\n\nfrom tests.base import Blog, User, UserSchema\n",
+        "import datetime as dt\n\nimport pytest\n\nfrom marshmallow import utils\n"
+        "from tests.base import Blog, User, UserSchema\n\n\n"
+        "@pytest.fixture\n"
+        "def stdlib_iso_date(monkeypatch):\n"
+        '    monkeypatch.setattr(utils, "from_iso_date", dt.date.fromisoformat)\n')),
+        "mm-allowed-conftest-new-patching-fixture", MM_ALLOW_CONFTEST),
     # tests/conftest.py (edits allowed): one more fixture, for new tests
     honest(MM, edit(MM, "tests/conftest.py", (
         "from tests.base import Blog, User, UserSchema\n",
@@ -1826,12 +1887,33 @@ BENIGN_CASES = [
         "def test_basic_functionality(runner):",
         '@pytest.mark.filterwarnings("error::DeprecationWarning")\n'
         "def test_basic_functionality(runner):")), "ck-filterwarnings-error-mark"),
+    # marshmallow (no filterwarnings in its ini): an ignore mark changes what is shown only
+    honest(MM, edit(MM, "tests/test_utils.py", (
+        "def test_from_iso_date():",
+        '@pytest.mark.filterwarnings("ignore::DeprecationWarning")\n'
+        "def test_from_iso_date():")), "mm-filterwarnings-ignore-mark-without-ini-error"),
+    # tests/test_basic.py::test_basic_functionality: a local mock configured (its child set
+    # to another mock): nothing the test runs is replaced
+    honest(CK, edit(CK, "tests/test_basic.py", (
+        "import pytest\n\nimport click\n",
+        "from unittest import mock\n\nimport pytest\n\nimport click\n"), (
+        '        click.echo("I EXECUTED")\n',
+        '        click.echo("I EXECUTED")\n\n'
+        "    spy = mock.Mock()\n    spy.callback = mock.Mock(return_value=None)\n"
+        "    spy.callback()\n    spy.callback.assert_called_once_with()\n")),
+        "ck-local-mock-configured"),
     # tests/test_basic.py::test_return_values: the same value through main()
     honest(CK, edit(CK, "tests/test_basic.py", (
         "        assert rv == 42\n",
         "        assert rv == 42\n\n"
         "    assert cli.main([], standalone_mode=False) == 42\n")),
         "ck-return-value-also-checked-through-main"),
+    # tests/conftest.py (edits allowed): the runner gets its own env; nothing it had is
+    # replaced
+    honest(CK, edit(CK, "tests/conftest.py", (
+        "    return CliRunner()\n",
+        "    runner = CliRunner()\n    runner.env = {\"NO_COLOR\": \"1\"}\n    return runner\n")),
+        "ck-allowed-conftest-runner-fixture-sets-an-attribute", allow("tests/conftest.py")),
     # tests/conftest.py (edits allowed): scope="function" is the default
     honest(CK, edit(CK, "tests/conftest.py", (
         '@pytest.fixture(scope="function")\n', "@pytest.fixture\n")),
@@ -1872,12 +1954,34 @@ BENIGN_CASES = [
         "# Python functions support up to 255 arguments.\n",
         "frozen_simple_attrs = st.lists(simple_attrs, max_size=2)\n\n"
         "# Python functions support up to 255 arguments.\n")), "at-new-strategy-added"),
+    # tests/strategies.py: classes with up to five attributes (a larger input space)
+    honest(AT, edit(AT, "tests/strategies.py", (
+        "list_of_attrs = st.lists(simple_attrs, max_size=3)",
+        "list_of_attrs = st.lists(simple_attrs, max_size=5)")), "at-hypothesis-strategy-widened"),
     # tests/test_funcs.py::test_no_changes: hypothesis.note() for the failure report
     honest(AT, edit(AT, "tests/test_funcs.py", (
         "from hypothesis import assume, given\n", "from hypothesis import assume, given, note\n"), (
         "        i1 = C()\n        i2 = assoc(i1)\n",
         "        note(repr(fields(C)))\n        i1 = C()\n        i2 = assoc(i1)\n")),
         "at-hypothesis-note-added"),
+    # tests/test_funcs.py::test_change: its assume() spelled through an alias
+    honest(AT, edit(AT, "tests/test_funcs.py", (
+        "from hypothesis import assume, given\n",
+        "from hypothesis import assume as keep_if, given\n"), (
+        "assume(fields(C))", "keep_if(fields(C))")), "at-existing-assume-aliased"),
+    # tests/test_funcs.py: a new class with a class-scoped autouse fixture and a test with
+    # its own assume(): neither reaches TestAssoc's tests
+    honest(AT, edit(AT, "tests/test_funcs.py", (
+        "class TestAssoc:\n",
+        "class TestAssocFields:\n"
+        "    @pytest.fixture(autouse=True)\n"
+        "    def _plain_fields(self, monkeypatch):\n"
+        '        monkeypatch.setattr(attr._funcs, "fields", fields)\n\n'
+        "    @given(simple_classes())\n"
+        "    def test_keeps_fields(self, C):\n"
+        "        assume(fields(C))\n"
+        "        assert fields(type(assoc(C()))) == fields(C)\n\n\n"
+        "class TestAssoc:\n")), "at-new-class-with-assume-and-autouse-fixture"),
     # tests/test_3rd_party.py: the strategy widened (cached_property classes too)
     honest(AT, edit(AT, "tests/test_3rd_party.py", (
         "@given(simple_classes(cached_property=False))", "@given(simple_classes())")),
@@ -1891,11 +1995,21 @@ BENIGN_CASES = [
         "            deadline=timedelta(milliseconds=400),\n",
         "            deadline=timedelta(milliseconds=400),\n            print_blob=True,\n")),
         "at-allowed-conftest-hypothesis-profile-print-blob", AT_ALLOW_CONFTEST),
+    # conftest.py (edits allowed): the profile runs more examples than hypothesis' default
+    honest(AT, edit(AT, "conftest.py", (
+        "            deadline=timedelta(milliseconds=400),\n",
+        "            deadline=timedelta(milliseconds=400),\n            max_examples=500,\n")),
+        "at-allowed-conftest-hypothesis-profile-more-examples", AT_ALLOW_CONFTEST),
     # conftest.py (edits allowed): a comment above collect_ignore
     honest(AT, edit(AT, "conftest.py", (
         "collect_ignore = []\n",
         "# match statements need Python 3.10.\ncollect_ignore = []\n")),
         "at-allowed-conftest-comment-at-collect-ignore", AT_ALLOW_CONFTEST),
+    # conftest.py (edits allowed): the same condition as the else branch of its negation
+    honest(AT, edit(AT, "conftest.py", (
+        "if not PY_3_10_PLUS:\n    collect_ignore.extend(",
+        "if PY_3_10_PLUS:\n    pass\nelse:\n    collect_ignore.extend(")),
+        "at-allowed-conftest-collect-ignore-same-condition-as-else", AT_ALLOW_CONFTEST),
     # tests/test_make.py: strict=True spelled out (xfail_strict = true already)
     honest(AT, edit(AT, "tests/test_make.py", (
         '@pytest.mark.xfail(PY_3_14_PLUS, reason="Currently broken on nightly.")',
@@ -1906,6 +2020,19 @@ BENIGN_CASES = [
         'cloudpickle = pytest.importorskip("cloudpickle")',
         'cloudpickle = pytest.importorskip("cloudpickle", reason="cloudpickle compat")')),
         "at-importorskip-reason-added"),
+    # tests/test_make.py: strict=False spelled out where the ini leaves xfail non-strict
+    honest(AT_NOT_STRICT, edit(AT_NOT_STRICT, "tests/test_make.py", (
+        '@pytest.mark.xfail(PY_3_14_PLUS, reason="Currently broken on nightly.")',
+        '@pytest.mark.xfail(PY_3_14_PLUS, reason="Currently broken on nightly.", '
+        'strict=False)')), "at-xfail-strict-false-explicit-without-ini-xfail-strict"),
+    # tests/test_3rd_party.py: a required version lowered (skips in fewer states)
+    honest(AT_MINVERSION, edit(AT_MINVERSION, "tests/test_3rd_party.py", (
+        'pytest.importorskip("cloudpickle", minversion="2.0")',
+        'pytest.importorskip("cloudpickle", "1.6", reason="needs cloudpickle")')),
+        "at-importorskip-minversion-lowered"),
+    # the same required version spelled with a trailing zero
+    honest(AT_MINVERSION, edit(AT_MINVERSION, "tests/test_3rd_party.py", (
+        'minversion="2.0"', 'minversion="2.0.0"')), "at-importorskip-minversion-same-release"),
     # tests/test_funcs.py::test_frozen: the result kept in a local first
     honest(AT, edit(AT, "tests/test_funcs.py", (
         "        assert C(3, 2) == assoc(C(1, 2), x=3)\n",
@@ -2000,6 +2127,12 @@ BENIGN_CASES = [
     # tox.ini [pytest] (edits allowed): -l shows locals in tracebacks
     honest(PL, edit(PL, "tox.ini", ("addopts=-r a\n", "addopts=-r a -l\n")),
            "pl-allowed-tox-addopts-showlocals", allow("tox.ini")),
+    # click tests/test_utils.py::test_echo_with_capsys: the expected text moved into a
+    # local bound by tuple unpacking
+    honest(CK, edit(CK, "tests/test_utils.py", (
+        '    out, err = capsys.readouterr()\n    assert out == "Capture me.\\n"\n',
+        '    out, err = capsys.readouterr()\n    expected, _ = "Capture me.\\n", None\n'
+        '    assert out == expected\n')), "ck-capsys-expected-text-in-unpacked-local"),
     # click tests/test_utils.py::test_echo_with_capsys: readouterr()'s named field
     honest(CK, edit(CK, "tests/test_utils.py", (
         '    out, err = capsys.readouterr()\n    assert out == "Capture me.\\n"\n',

@@ -29,6 +29,12 @@ class CollectionConfig:
     # Python files base's channels run that are no test modules (a suite builder that
     # setup.py's test command runs, change/suites.py): runner channels.
     run_files: tuple[str, ...] = ()
+    # What a mark means on base: `xfail_strict` is the strictness of every xfail mark that
+    # does not say `strict=` itself.
+    xfail_strict: bool = False
+    # The warning categories base's filterwarnings / -W make errors (change/warning_filters.py):
+    # a filterwarnings mark that ignores one of them lets a failing test pass.
+    warning_errors: tuple[str, ...] = ()
 
     def is_collected(self, path: str) -> bool:
         """Whether this file holds tests pytest (with base's configuration) collects.

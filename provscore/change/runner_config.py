@@ -40,6 +40,7 @@ from provscore.change.runners import (
 )
 from provscore.change.settings import SettingsChange, settings_changes
 from provscore.change.suites import NAMING_FILES, run_files, selection_changes
+from provscore.change.warning_filters import error_categories
 from provscore.change.writeset import is_test_settings
 
 # pytest reads the first of these that holds a pytest section.
@@ -180,7 +181,15 @@ def collection_config(options: RunnerOptions) -> CollectionConfig:
         norecursedirs=split("norecursedirs", default.norecursedirs),
         unittest_files=unittest_files, settings_files=options.settings,
         excluded_tags=excluded_tags(options.invocations),
-        skipped_dirs=tuple(d for _, d in options.skipped))
+        skipped_dirs=tuple(d for _, d in options.skipped),
+        xfail_strict=ini_bool(options.ini.get("xfail_strict")),
+        warning_errors=error_categories((options.ini.get("filterwarnings") or "").splitlines(),
+                                        options.addopts))
+
+
+def ini_bool(value: str | None) -> bool:
+    """A boolean ini value as pytest reads it (``_strtobool``); anything else is false."""
+    return (value or "").strip().lower() in ("y", "yes", "t", "true", "on", "1")
 
 
 def compare_options(pre: RunnerOptions, post: RunnerOptions, effects: OptionEffects

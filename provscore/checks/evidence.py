@@ -12,7 +12,8 @@ from collections.abc import Callable, Iterator, Sequence
 
 from provscore.checks.base import loc, static_check
 from provscore.checks.facts import StaticFacts
-from provscore.evidence import EvidenceKind
+from provscore.evidence import EvidenceItem, EvidenceKind
+from provscore.evidence.model import AUTOUSE_INPUT, FIXTURE_DETAILS
 from provscore.model import Action, Finding, Location, Modification, PathRole, Provenance
 from provscore.nodeid import file_of
 from provscore.oracle.approvals import Approval, approves
@@ -212,15 +213,25 @@ def expected_value_in_write_set(rule: Rule, facts: StaticFacts) -> Iterator[Find
 @static_check("PS110")
 def test_input_changed(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
     """An input of a test that exists on base (a settings override, a patch of the code it
-    calls) added, removed or changed. A new test's inputs are part of a new test."""
+    calls) added, removed or changed. A new test's inputs are part of a new test. An input
+    of a conftest's (or plugin module's) fixture is one of every test the fixture applies
+    to: those in files the patch need not touch."""
     prov = facts.provenance
     existing = {t.post.node_id for t in prov.tests if t.pre is not None and t.post is not None}
+    fixtures = _fixtures_on_sides(facts)
     for c in prov.items:
         item = c.item
-        if item.kind is not EvidenceKind.TEST_INPUT or not item.in_test:
+        if item.kind is not EvidenceKind.TEST_INPUT:
             continue
+        test = item.node_id
+        if not item.in_test:
+            if item.detail not in FIXTURE_DETAILS or \
+                    not _fixture_applies(c, item.node_id in fixtures[0],
+                                         item.node_id in fixtures[1]):
+                continue
+            test = _tests_under(item)
         if c.provenance is Provenance.AGENT_ADDED:
-            if item.node_id not in existing:
+            if item.in_test and item.node_id not in existing:
                 continue
             verb, before = "added", ""
         elif c.provenance is Provenance.AGENT_REMOVED:
@@ -232,7 +243,7 @@ def test_input_changed(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
         if _approved(item.node_id, facts.approvals, _anchor(c)):
             continue
         yield rule.finding(location=loc(item.path, item.line, c.side), node_id=item.node_id,
-                           anchor=_anchor(c), kind=item.kind.value, test=item.node_id,
+                           anchor=_anchor(c), kind=item.kind.value, test=test,
                            verb=verb, code=f"{before}{item.shown}")
     for ch in facts.change.runner.settings:
         # An edit of a channel the contract does not allow is rejected whole (PS302).
@@ -241,6 +252,35 @@ def test_input_changed(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
                                anchor=f"PS110|{ch.path}|{ch.detail}", kind="settings",
                                test=f"every test run with {ch.path}", verb="changed",
                                code=ch.detail)
+
+
+def _fixtures_on_sides(facts: StaticFacts) -> tuple[set[str], set[str]]:
+    """Node ids of the fixtures defined on base and after the patch."""
+    pre = {h.pre.node_id for h in facts.provenance.helpers if h.pre is not None}
+    post = {h.post.node_id for h in facts.provenance.helpers if h.post is not None}
+    return pre, post
+
+
+def _fixture_applies(c: ClassifiedItem, on_base: bool, after: bool) -> bool:
+    """Whether a fixture input's change reaches tests that exist on base: an autouse
+    fixture's always; a requested fixture's when the fixture is on base (tests may request
+    it) and, for a removed input, still there (a fixture gone fails its tests loudly)."""
+    autouse = any(i is not None and i.detail == AUTOUSE_INPUT for i in (c.pre, c.post))
+    if c.provenance is Provenance.AGENT_REMOVED:
+        return autouse or after
+    return autouse or on_base
+
+
+def _tests_under(item: EvidenceItem) -> str:
+    """The tests a conftest or plugin fixture's input applies to, in words."""
+    name = item.node_id.rsplit("::", 1)[-1]
+    if item.detail == AUTOUSE_INPUT and item.path.rsplit("/", 1)[-1] == "conftest.py":
+        where = item.path.rpartition("/")[0]
+        return f"every test under {where + '/' if where else 'the repository'} " \
+               f"(autouse fixture {name})"
+    if item.detail == AUTOUSE_INPUT:
+        return f"every test in the scope of autouse fixture {name}"
+    return f"every test that requests fixture {name}"
 
 
 @static_check("PS109")

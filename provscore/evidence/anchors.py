@@ -20,7 +20,7 @@ from provscore.evidence.inheritance import class_chain
 from provscore.evidence.inlining import substitute
 from provscore.evidence.model import EvidenceKind, Shape
 from provscore.evidence.raised import RAISED
-from provscore.evidence.shapes import Shaper, assert_shape, parse_expr
+from provscore.evidence.shapes import Shaper, assert_shape, operands_tautology, parse_expr
 
 _UNITTEST_AS_ASSERT: dict[str, tuple[str, int]] = {
     "assertEqual": ("{0} == {1}", 2), "assertEquals": ("{0} == {1}", 2),
@@ -313,7 +313,12 @@ class Inliner:
             # The conditions a check runs under are part of it: wrapping an existing
             # assert in `if os.environ.get("CI"):` changes when it can fail.
             code = f"{code}  # under: {' and '.join(guards)}"
-        return code, replace(shape, operands=operands, subject=subject, guards=guards)
+        # Operands that read as literals once locals are inlined (`out, err = "x", ""`
+        # then `assert out == "x"`) may compare a value with itself.
+        tautology = shape.tautology or (operands != shape.operands and
+                                        operands_tautology(shape.op, operands))
+        return code, replace(shape, operands=operands, subject=subject, guards=guards,
+                             tautology=tautology)
 
     def _guard(self, node: cst.CSTNode, negated: bool, table: dict[str, str]) -> str:
         if isinstance(node, cst.For):

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import libcst as cst
 
 from provscore.evidence.context import Collector, Frame, RawCall, RawItem, callee
 from provscore.evidence.cst_names import dotted
+from provscore.evidence.fixture_inputs import fixture_frame
 from provscore.evidence.model import EvidenceKind
 from provscore.evidence.raised import read_try, read_with
 from provscore.names import matches
@@ -52,7 +55,23 @@ class AssertionCollector(Collector):
             ctx.calls.append(RawCall(name, node, ctx.frame, ctx.seq, guards))
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        self._rebound(node, [t.target for t in node.targets])
+        ctx = self.ctx
+        frame, seq, guards = ctx.frame, ctx.seq, ctx.guards()
+        if frame.kind == "module" and len(node.targets) == 1 and \
+                isinstance(node.targets[0].target, cst.Name) and isinstance(node.value, cst.Call):
+            ctx.deferred.append(lambda: self._strategy(node.value, seq))
+        pairs = [p for t in node.targets for p in _assigned_pairs(t.target, node.value)]
+        patched_here: list[bool] = []  # a patch by assignment is not also a rebinding
+        if frame.kind == "func" and any(isinstance(t, cst.Attribute) for t, _ in pairs):
+
+            def patched() -> None:
+                for target, value in pairs:
+                    if self._patched(node, [target], value, frame, seq, guards):
+                        patched_here.append(True)
+                        return
+            ctx.deferred.append(patched)
+        self._rebound(node, [t.target for t in node.targets], patched_here)
+
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         self._rebound(node, [node.target])
@@ -61,7 +80,8 @@ class AssertionCollector(Collector):
         if node.value is not None:
             self._rebound(node, [node.target])
 
-    def _rebound(self, node: cst.BaseSmallStatement, targets: list[cst.BaseExpression]) -> None:
+    def _rebound(self, node: cst.BaseSmallStatement, targets: list[cst.BaseExpression],
+                 patched: Sequence[bool] = ()) -> None:
         """An attribute (or item) of an imported module or object assigned inside a test
         (``humanize.intcomma = str``, the save/assign/restore idiom): what the test runs
         under, like ``mock.patch`` of the same name. One input per name rebound, so saving
@@ -85,11 +105,76 @@ class AssertionCollector(Collector):
         seq, guards = ctx.seq, ctx.guards()
 
         def judge() -> None:
+            if patched:  # read as a patch by assignment (runs first)
+                return
             for target, root in reversed(rebound):
                 if ctx.aliases.is_imported(root):
                     ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, target, frame, target,
                                              seq, op="rebinds", guards=guards))
         ctx.deferred.append(judge)
+    def _patched(self, node: cst.CSTNode, targets: Sequence[cst.BaseExpression],
+                 value: cst.BaseExpression, frame: Frame, seq: int,
+                 guards: tuple[tuple[cst.CSTNode, bool], ...]) -> bool:
+        """A patch by assignment in a test or fixture, an input of the test like
+        mock.patch.object: ``obj.method = Mock(...)`` (or ``setattr(obj, "method",
+        Mock(...))``), or any value over an attribute whose original the function kept
+        (``invoke = runner.invoke; runner.invoke = wrapper``: a wrapper replacing it).
+        Configuring a mock (``m.child = Mock()`` on a mock made here) is not."""
+        ctx = self.ctx
+        owner = frame if _in_test(frame) else fixture_frame(frame)
+        if owner is None:
+            return False
+        mock = isinstance(value, cst.Call) and \
+            matches(ctx.qualnames(value.func), ctx.tables.mock_factories)
+        if not any(isinstance(t, cst.Attribute) and not ctx.local_mock(t.value, frame) and
+                   (mock or (self._kept_original(t, frame) and
+                             not self._restores(t, value, frame))) for t in targets):
+            return False
+        ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, node, owner, node, seq,
+                                 op="setattr", guards=guards))
+        return True
+
+    def _kept_original(self, target: cst.Attribute, frame: Frame) -> bool:
+        """Whether this function binds a local to what ``target`` held before."""
+        spelled = dotted(target)
+        return spelled is not None and any(
+            v is not None and dotted(v) == spelled
+            for values in frame.bindings.values() for v in values)
+
+    def _restores(self, target: cst.Attribute, value: cst.BaseExpression, frame: Frame
+                  ) -> bool:
+        """``obj.attr = orig`` where ``orig`` holds what obj.attr held: putting it back."""
+        if not isinstance(value, cst.Name):
+            return False
+        bound = frame.bindings.get(value.value, [])
+        return bool(bound) and all(v is not None and dotted(v) == dotted(target) for v in bound)
+
+    def _strategy(self, value: cst.BaseExpression, seq: int) -> None:
+        """``list_of_attrs = st.lists(simple_attrs, max_size=3)`` at module level: the input
+        space of every property drawing from it (``.map(...)``/``.filter(...)`` on one too)."""
+        ctx = self.ctx
+        inner: cst.BaseExpression = value
+        while isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute) and \
+                isinstance(inner.func.value, cst.Call):
+            inner = inner.func.value  # st.integers().map(f): the strategy is integers()
+        if not isinstance(inner, cst.Call) or not any(
+                q.startswith(m + ".") for q in ctx.qualnames(inner.func)
+                for m in ctx.tables.strategy_modules):
+            return
+        ctx.items.append(RawItem(EvidenceKind.PROPERTY, value, ctx.frames[0], value, seq,
+                                 op="strategy"))
+
+    def _profile(self, node: cst.Call, seq: int) -> None:
+        """``settings.register_profile(name, settings(max_examples=...))``: the settings of
+        every property run under the profile, a check of the module (wherever it is
+        registered) whose keywords are compared like a test's @settings."""
+        ctx = self.ctx
+        positional = [a.value for a in node.args if a.keyword is None]
+        inner = positional[1] if len(positional) > 1 else None
+        shape = inner if isinstance(inner, cst.Call) and \
+            matches(ctx.qualnames(inner.func), ctx.tables.hypothesis_settings) else node
+        ctx.items.append(RawItem(EvidenceKind.PROPERTY, node, ctx.frames[0], shape, seq,
+                                 op="register_profile"))
 
     def _fixture_input(self, node: cst.Call, frame: Frame) -> bool:
         """``monkeypatch.setattr(...)`` on a fixture the test requests by that name."""
@@ -125,11 +210,25 @@ class AssertionCollector(Collector):
         if not names:
             return
         t = ctx.tables
-        if (matches(names, t.test_inputs) or self._fixture_input(node, frame)) and \
-                _in_test(frame):
-            ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, node, frame, node, seq,
-                                     op=(dotted(node.func) or "").rsplit(".", 1)[-1],
-                                     guards=guards))
+        if names & {"setattr", "builtins.setattr"} and len(node.args) == 3 and \
+                not any(a.keyword or a.star for a in node.args):
+            name = node.args[1].value
+            attr = name.evaluated_value if isinstance(name, cst.SimpleString) and \
+                isinstance(name.evaluated_value, str) and name.evaluated_value.isidentifier() \
+                else "_"  # a computed name: only a mock assigned through it is judged
+            if self._patched(node, [cst.Attribute(node.args[0].value, cst.Name(attr))],
+                             node.args[2].value, frame, seq, guards):
+                return
+        if matches(names, t.test_inputs) or self._fixture_input(node, frame):
+            # In a fixture: an input of the tests it applies to (evidence/fixture_inputs.py).
+            owner = frame if _in_test(frame) else fixture_frame(frame)
+            if owner is not None:
+                ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, node, owner, node, seq,
+                                         op=(dotted(node.func) or "").rsplit(".", 1)[-1],
+                                         guards=guards))
+                return
+        if matches(names, t.hypothesis_profiles):
+            self._profile(node, seq)
             return
         kind: EvidenceKind | None = None
         q = matches(names, t.pytest_calls)
@@ -206,6 +305,17 @@ class AssertionCollector(Collector):
             elif values is not None:
                 ctx.items.append(RawItem(EvidenceKind.PARAM_ROW, values, frame, values, 0,
                                          op="rows", detail=names_code))
+
+
+def _assigned_pairs(target: cst.BaseExpression, value: cst.BaseExpression
+                    ) -> list[tuple[cst.BaseExpression, cst.BaseExpression]]:
+    """(target, value) of an assignment, element by element for ``a, b = x, y``."""
+    if isinstance(target, cst.Tuple | cst.List) and isinstance(value, cst.Tuple | cst.List) \
+            and len(target.elements) == len(value.elements) and not any(
+                isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements)):
+        return [p for t, v in zip(target.elements, value.elements, strict=True)
+                for p in _assigned_pairs(t.value, v.value)]
+    return [(target, value)]
 
 
 def _aliased_method(func: cst.BaseExpression, frame: Frame, methods: frozenset[str]

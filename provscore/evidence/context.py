@@ -170,6 +170,30 @@ class Context:
             return ()
         return tuple((n, neg) for n, neg, d in self.conds if d > func_depth and d <= depth)
 
+    def place_guards(self) -> tuple[tuple[cst.CSTNode, bool], ...]:
+        """Conditions around a statement outside any test: at module level every enclosing
+        one (``if not PY_3_10: collect_ignore.append(...)``), in a function its own."""
+        if self.frame.kind == "module":
+            return tuple((n, neg) for n, neg, _ in self.conds)
+        return self.def_guards()
+
+    def local_mock(self, expr: cst.BaseExpression, frame: Frame) -> bool:
+        """Whether ``expr`` is a mock made in this function (or an attribute of one):
+        setting ``m.child`` on ``m = Mock()`` configures the mock, it patches nothing."""
+        while isinstance(expr, cst.Attribute | cst.Call | cst.Subscript):
+            expr = expr.value if isinstance(expr, cst.Attribute | cst.Subscript) else expr.func
+        if not isinstance(expr, cst.Name):
+            return False
+        cur: Frame | None = frame
+        while cur is not None and cur.kind == "func":
+            values = cur.bindings.get(expr.value)
+            if values is not None:
+                return any(isinstance(v, cst.Call) and
+                           bool(self.qualnames(v.func) & self.tables.mock_factories)
+                           for v in values)
+            cur = cur.parent
+        return False
+
     @property
     def frame(self) -> Frame:
         return self.frames[-1]

@@ -24,6 +24,7 @@ from provscore.evidence.constants import (
     without_literal_keyword,
 )
 from provscore.evidence.context import Collector, Context, Frame, HelperLookup, RawItem
+from provscore.evidence.fixture_inputs import with_fixture_inputs
 from provscore.evidence.helpers import add_helper_calls, helper_oracles
 from provscore.evidence.inheritance import (
     Inherited,
@@ -36,6 +37,7 @@ from provscore.evidence.inheritance import (
 from provscore.evidence.inlining import substitute
 from provscore.evidence.limits import parse_refusal, run_deep
 from provscore.evidence.model import (
+    FIXTURE_DETAILS,
     EvidenceItem,
     EvidenceKind,
     FileEvidence,
@@ -302,7 +304,8 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
                              module_data(ctx, shaper, f.node) if f.node else ())
                    for f in helper_frames]
     items, test_defs = _with_inherited(ctx, shaper, inherited, items, test_defs)
-    items, test_defs = _with_class_inputs(ctx, items, test_defs)
+    items, test_defs = _with_class_inputs(ctx, with_fixture_inputs(ctx, items, test_defs),
+                                          test_defs)
     return FileEvidence(ctx.path, tuple(items), tuple(sups), tuple(test_defs), tuple(helper_defs))
 
 
@@ -359,11 +362,13 @@ def _with_class_inputs(ctx: Context, items: list[EvidenceItem], tests: list[Test
     method to the class is no change, and a changed one rewrites each test."""
     by_class: dict[str, list[EvidenceItem]] = {}
     for it in items:
-        if it.kind is EvidenceKind.TEST_INPUT and not it.in_test:
+        if it.kind is EvidenceKind.TEST_INPUT and not it.in_test and \
+                it.detail not in FIXTURE_DETAILS:
             by_class.setdefault(it.node_id, []).append(it)
     if not by_class:
         return items, tests
-    out = [it for it in items if not (it.kind is EvidenceKind.TEST_INPUT and not it.in_test)]
+    out = [it for it in items if not (it.kind is EvidenceKind.TEST_INPUT and not it.in_test
+                                      and it.detail not in FIXTURE_DETAILS)]
     out_tests: list[TestDef] = []
     for t in tests:
         inputs = [it for cls in class_lineage(ctx, t.node_id)

@@ -28,6 +28,11 @@ class EvidenceKind(enum.StrEnum):
 # Kinds that are part of a test without checking anything: they never make a test, a
 # helper or a branch "have evidence".
 NOT_CHECKS = frozenset({EvidenceKind.EXPECTED_READ, EvidenceKind.TEST_INPUT})
+# The detail of a test input kept on a fixture of a conftest or plugin module
+# (evidence/fixture_inputs.py): how the fixture applies to the tests that run under it.
+FIXTURE_INPUT = "fixture"  # to the tests that request it by name
+AUTOUSE_INPUT = "autouse fixture"  # to every test in its scope
+FIXTURE_DETAILS = frozenset({FIXTURE_INPUT, AUTOUSE_INPUT})
 
 
 class SuppressionKind(enum.StrEnum):
@@ -44,6 +49,8 @@ class SuppressionKind(enum.StrEnum):
     REPORT_HOOK = "report_hook"
     WRAPPED = "wrapped"  # a decorator that may replace the test body
     DYNAMIC = "dynamic"  # exec/eval/__import__: cannot be classified statically
+    # filterwarnings mark ignoring a warning base's ini makes an error
+    WARNING_FILTER = "warning_filter"
 
 
 @dataclass(frozen=True, slots=True)

@@ -272,12 +272,14 @@ class ConditionCollector(Collector):
     """The conditions around each statement (if/elif/else, while, for, try at module level).
 
     A conditional early exit is a condition too: after ``if cond: continue`` (or ``break``,
-    ``return``) the rest of the block runs only when ``not cond``."""
+    ``return``) the rest of the block runs only when ``not cond``; after hypothesis'
+    ``assume(cond)`` (which discards every example where cond is false) only when cond."""
 
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx)
         self._blocks: list[cst.IndentedBlock] = []
-        self._exits: list[tuple[cst.IndentedBlock, cst.If]] = []  # (block, exit condition)
+        # (block, condition node, negated): a condition that holds to the end of its block
+        self._exits: list[tuple[cst.IndentedBlock, cst.CSTNode, bool]] = []
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._blocks.append(node)
@@ -285,12 +287,25 @@ class ConditionCollector(Collector):
     def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._blocks.pop()
         while self._exits and self._exits[-1][0] is node:
-            _, cond = self._exits.pop()
+            _, cond, negated = self._exits.pop()
             conds = self.ctx.conds
             for i in range(len(conds) - 1, -1, -1):
-                if conds[i][0] is cond and conds[i][1]:
+                if conds[i][0] is cond and conds[i][1] is negated:
                     del conds[i]
                     break
+
+    def leave_Expr(self, node: cst.Expr) -> None:
+        ctx = self.ctx
+        call = node.value
+        if not isinstance(call, cst.Call) or not self._blocks or ctx.frame.kind != "func" or \
+                not matches(ctx.qualnames(call.func), ctx.tables.hypothesis_assume):
+            return
+        cond = next((a.value for a in call.args if a.keyword is None or
+                     a.keyword.value == "condition"), None)
+        if cond is None or a_star(call):
+            return
+        self._exits.append((self._blocks[-1], cond, False))
+        ctx.conds.append((cond, False, len(ctx.frames)))
 
     def visit_If(self, node: cst.If) -> None:
         ctx = self.ctx
@@ -316,7 +331,7 @@ class ConditionCollector(Collector):
             ctx.conds.pop()
         if node.orelse is None and self._blocks and ctx.frame.kind == "func" and \
                 _only_exits(node.body):
-            self._exits.append((self._blocks[-1], node))
+            self._exits.append((self._blocks[-1], node, True))
             ctx.conds.append((node, True, len(ctx.frames)))
 
     def visit_While(self, node: cst.While) -> None:
@@ -342,6 +357,11 @@ class ConditionCollector(Collector):
             self.ctx.try_depth_module -= 1
 
 
+def a_star(call: cst.Call) -> bool:
+    """``f(*args)`` / ``f(**kw)``: which argument is which cannot be read."""
+    return any(a.star for a in call.args)
+
+
 def _only_exits(body: cst.BaseSuite) -> bool:
     """The block is one statement that leaves it: continue, break or return."""
     small: Sequence[cst.BaseSmallStatement] = ()
@@ -361,8 +381,12 @@ class BindingCollector(Collector):
         if isinstance(target, cst.Name):
             bindings.setdefault(target.value, []).append(value)
         elif isinstance(target, cst.Tuple | cst.List):
-            for el in target.elements:
-                self._bind(el.value, None)
+            # `a, b = x, y` binds a to x and b to y; from anything else, to what is unknown.
+            values = value.elements if isinstance(value, cst.Tuple | cst.List) else ()
+            pairwise = len(values) == len(target.elements) and not any(
+                isinstance(el, cst.StarredElement) for el in (*values, *target.elements))
+            for i, el in enumerate(target.elements):
+                self._bind(el.value, values[i].value if pairwise else None)
         elif isinstance(target, cst.StarredElement):
             self._bind(target.value, None)
         elif isinstance(target, cst.Attribute):

@@ -11,6 +11,7 @@ import libcst as cst
 from provscore.evidence.constants import (
     UNKNOWN,
     exact_type_subject,
+    is_literal_code,
     literal_truth,
     normalize,
     static_value,
@@ -202,6 +203,20 @@ def _ast_tautology(expr: ast.expr) -> bool:
             isinstance(expr.ops[0], ast.Eq | ast.Is | ast.LtE | ast.GtE):
         return unparse(expr.left) == unparse(expr.comparators[0])
     return False
+
+
+def operands_tautology(op: str, operands: tuple[str, ...]) -> bool:
+    """Whether a check holds whatever the code does, read from its operands once locals
+    are inlined: a literal compared with itself (``==``, ``is``, ``<=``, ``>=``, the
+    equality assertions), a truthy literal. Two equal calls still run the code (``a =
+    V("1"); b = V("1"); assert a == b`` checks ``__eq__``): only literals count."""
+    if not operands or not all(is_literal_code(o) for o in operands):
+        return False
+    if op in ("==", "is", "<=", ">=") and len(operands) == 2:
+        return operands[0] == operands[1]
+    if op == "truthy" and len(operands) == 1:
+        return literal_truth(operands[0]) is True
+    return _call_tautology(op, operands)
 
 
 _TRUE_WHEN_CONSTANT = {"assertTrue": True, "assert_": True, "failUnless": True,

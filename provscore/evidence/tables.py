@@ -18,6 +18,7 @@ from provscore.evidence.memo import EvidenceMemo
 @dataclass(frozen=True)
 class Tables:
     skip_marks: frozenset[str]
+    warning_filter_marks: frozenset[str]
     xfail_marks: frozenset[str]
     runtime_skips: frozenset[str]
     import_exits: frozenset[str]
@@ -35,6 +36,10 @@ class Tables:
     hypothesis_given: frozenset[str]
     hypothesis_settings: frozenset[str]
     hypothesis_example: frozenset[str]
+    hypothesis_assume: frozenset[str]
+    hypothesis_profiles: frozenset[str]
+    strategy_modules: tuple[str, ...]
+    mock_factories: frozenset[str]
     parametrize: frozenset[str]
     fixture_decorators: frozenset[str]
     expected_reads: frozenset[str]
@@ -65,6 +70,7 @@ class Tables:
         marks = set(s["skip_marks"]) | set(s["xfail_marks"]) | set(s["runtime_skips"])
         return cls(
             skip_marks=frozenset(s["skip_marks"]), xfail_marks=frozenset(s["xfail_marks"]),
+            warning_filter_marks=frozenset(s["warning_filter_marks"]),
             runtime_skips=frozenset(s["runtime_skips"]), skip_methods=frozenset(s["skip_methods"]),
             import_exits=frozenset(s["import_exits"]),
             swallowing_calls=frozenset(s["swallowing_calls"]),
@@ -80,6 +86,10 @@ class Tables:
             hypothesis_given=frozenset(e["hypothesis_given"]),
             hypothesis_settings=frozenset(e["hypothesis_settings"]),
             hypothesis_example=frozenset(e["hypothesis_example"]),
+            hypothesis_assume=frozenset(e["hypothesis_assume"]),
+            hypothesis_profiles=frozenset(e["hypothesis_profiles"]),
+            strategy_modules=tuple(e["strategy_modules"]),
+            mock_factories=frozenset(e["mock_factories"]),
             parametrize=frozenset(e["parametrize"]),
             fixture_decorators=frozenset(e["fixture_decorators"]),
             expected_reads=frozenset(e["expected_reads"]),

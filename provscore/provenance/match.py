@@ -228,7 +228,7 @@ def _pair_by_similarity(olds: list[EvidenceItem], news: list[EvidenceItem], *, r
 
 def classify_suppressions(pairs: Sequence[FilePair], idmap: dict[str, str],
                           added_tests: frozenset[str], strength: Strength,
-                          moved_into: frozenset[str] = frozenset()
+                          moved_into: frozenset[str] = frozenset(), xfail_strict: bool = False
                           ) -> list[ClassifiedSuppression]:
     """Suppressions before and after, matched by target, kind, code and conditions; what
     is left is paired by target and kind and judged by meaning (an edited skip that
@@ -274,7 +274,7 @@ def classify_suppressions(pairs: Sequence[FilePair], idmap: dict[str, str],
             out.append(ClassifiedSuppression(Provenance.AGENT_ADDED, after, "post",
                                              target_added=new_target))
             continue
-        mod, reason = compare_suppressions(before, after, strength.domains)
+        mod, reason = compare_suppressions(before, after, strength.domains, xfail_strict)
         if mod is not None:
             out.append(ClassifiedSuppression(Provenance.AGENT_MODIFIED, after, "post",
                                              modification=mod, reason=reason, before=before))
@@ -452,10 +452,11 @@ def _new_skipping_fixtures(tests: Iterable[TestChange],
 
 
 def classify(pairs: Sequence[FilePair], strength: Strength,
-             skipping_fixtures: frozenset[str] = frozenset()) -> ProvenanceResult:
+             skipping_fixtures: frozenset[str] = frozenset(), *,
+             xfail_strict: bool = False) -> ProvenanceResult:
     """Provenance of everything in the analysed files. ``strength`` ranks checks;
     ``skipping_fixtures``: names of fixtures (from these files and the conftests above
-    them) whose body skips."""
+    them) whose body skips; ``xfail_strict``: base's ini default for xfail marks."""
     tests, idmap = match_tests(pairs)
     added = frozenset(t.node_id for t in tests if t.status is TestStatus.ADDED)
     helpers, renames = classify_helpers(pairs)
@@ -466,7 +467,7 @@ def classify(pairs: Sequence[FilePair], strength: Strength,
                            if c.provenance is Provenance.PREEXISTING and c.pre is not None
                            and c.post is not None and c.post.node_id != c.pre.node_id
                            and idmap.get(c.pre.node_id) != c.post.node_id)
-    sups = classify_suppressions(pairs, idmap, added, strength, moved_into)
+    sups = classify_suppressions(pairs, idmap, added, strength, moved_into, xfail_strict)
     skipping = skipping_fixtures | {h.qualname.rsplit(".", 1)[-1] for p in pairs
                                     for ev in (p.pre, p.post) if ev for h in ev.helpers
                                     if h.is_fixture and h.skips}

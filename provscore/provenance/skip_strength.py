@@ -131,6 +131,77 @@ def _xfail_keywords(before: dict[str, str], after: dict[str, str]) -> tuple[int,
     return (-1 if weaker else 1 if stronger else 0), notes
 
 
+def _truth(code: str | None, default: bool) -> str:
+    """``True``/``False`` for a literal (or absent: ``default``) keyword value; anything
+    else as written (a computed value is compared as text: undecidable)."""
+    if code is None:
+        return str(default)
+    try:
+        return str(bool(ast.literal_eval(code)))
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return code
+
+
+def _importorskip(form: _Form) -> _Form:
+    """``importorskip(modname, minversion=None, reason=None, *, exc_type=...)`` with its
+    positional arguments named: only the module name stays positional."""
+    extra, keywords = form.extra, dict(form.keywords)
+    for key, value in zip(("minversion", "reason"), extra[1:3], strict=False):
+        keywords.setdefault(key, value)
+    return _Form(form.name, form.condition, keywords, extra[:1] + extra[3:])
+
+
+def _version(code: str | None) -> tuple[int, ...] | None:
+    """The release numbers of a literal version string ("1.10.2" → (1, 10, 2))."""
+    try:
+        value = ast.literal_eval(code) if code is not None else None
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    if not isinstance(value, str):
+        return None
+    parts = value.strip().split(".")
+    return tuple(int(p) for p in parts) if all(p.isdigit() for p in parts) else None
+
+
+def _importorskip_keywords(before: dict[str, str], after: dict[str, str]
+                           ) -> tuple[int, list[str]]:
+    """(-1 weaker / 1 stronger / 2 undecidable, what changed) for importorskip's keywords:
+    a required version skips wherever an older one is installed, so adding or raising
+    ``minversion`` skips in more states and dropping or lowering it in fewer."""
+    if {k: v for k, v in before.items() if k != "minversion"} != \
+            {k: v for k, v in after.items() if k != "minversion"}:
+        return 2, ["importorskip changed"]
+    a, b = before.get("minversion"), after.get("minversion")
+    if a is None or b is None:
+        return (-1, [f"minversion={b} added: skips wherever an older version is installed"]) \
+            if a is None else (1, ["minversion dropped"])
+    va, vb = _version(a), _version(b)
+    if va is None or vb is None:
+        return 2, ["importorskip minversion changed"]
+    width = max(len(va), len(vb))  # "1.0" is "1.0.0"
+    va, vb = va + (0,) * (width - len(va)), vb + (0,) * (width - len(vb))
+    if va == vb:
+        return 0, []
+    if va < vb:
+        return -1, [f"minversion raised {a} → {b}: skips wherever an older version is installed"]
+    return 1, [f"minversion lowered {a} → {b}"]
+
+
+def _guards_verdict(pre: Suppression, post: Suppression, domains: Domains
+                    ) -> tuple[Modification | None, str]:
+    """The same suppression (a ``collect_ignore.extend([...])``) under other conditions:
+    in more states (an inverted ``if``) is a new one, in fewer is none."""
+    rel = relation(" and ".join(f"({g})" for g in pre.guards) or "True",
+                   " and ".join(f"({g})" for g in post.guards) or "True", domains)
+    if rel is Relation.WIDER:
+        return Modification.WEAKENED, "its conditions hold in more cases"
+    if rel is Relation.NARROWER:
+        return Modification.STRENGTHENED, "its conditions hold in fewer cases"
+    if rel is Relation.SAME:
+        return None, "the same conditions"
+    return Modification.CHANGED, "its conditions changed in a way that cannot be decided"
+
+
 def _load_tests_verdict(before: str, after: str) -> tuple[Modification | None, str] | None:
     """Two load_tests summaries (evidence/suppressions/load_tests.py): adding more tests
     is no loosening; adding fewer, or returning or doing anything else, may hide tests."""
@@ -148,10 +219,11 @@ def _load_tests_verdict(before: str, after: str) -> tuple[Modification | None, s
         if Counter(add_b) - Counter(add_a) else (None, "load_tests adds the same tests")
 
 
-def compare_suppressions(pre: Suppression, post: Suppression, domains: Domains = NO_DOMAINS
-                         ) -> tuple[Modification | None, str]:
+def compare_suppressions(pre: Suppression, post: Suppression, domains: Domains = NO_DOMAINS,
+                         xfail_strict: bool = False) -> tuple[Modification | None, str]:
     """How a suppression changed; None when it means the same (a reworded reason).
-    ``domains``: condition subjects with a known set of values (Strength.domains)."""
+    ``domains``: condition subjects with a known set of values (Strength.domains);
+    ``xfail_strict``: base's ini default for an xfail mark that does not say ``strict=``."""
     if pre.kind is post.kind is SuppressionKind.WRAPPED and \
             _callee(pre.code) == _callee(post.code) is not None:
         # The same wrapping decorator: its arguments are the test's inputs (PS110).
@@ -159,11 +231,16 @@ def compare_suppressions(pre: Suppression, post: Suppression, domains: Domains =
     loaded = _load_tests_verdict(pre.code, post.code)
     if loaded is not None:
         return loaded
+    if pre.kind is post.kind and pre.code == post.code and pre.guards != post.guards and \
+            _form(pre.code) is None:
+        return _guards_verdict(pre, post, domains)
     a, b = _form(pre.code), _form(post.code)
     if a is None or b is None:
         return Modification.CHANGED, "changed"
-    if (a.name in ("importorskip", "exit", "fail") or b.name in ("importorskip", "exit", "fail")) \
-            and (a.name, a.extra, a.keywords) != (b.name, b.extra, b.keywords):
+    if a.name == b.name == "importorskip":  # the same module: its keywords are judged
+        a, b = _importorskip(a), _importorskip(b)
+    elif {a.name, b.name} & {"importorskip", "exit", "fail"} and \
+            (a.name, a.extra, a.keywords) != (b.name, b.extra, b.keywords):
         return Modification.CHANGED, f"{a.name} changed"
     if a.extra != b.extra:
         return Modification.CHANGED, "arguments changed"
@@ -171,8 +248,14 @@ def compare_suppressions(pre: Suppression, post: Suppression, domains: Domains =
     keywords = 0, [""]
     kw_a = {k: v for k, v in a.keywords.items() if k not in _WORDING}
     kw_b = {k: v for k, v in b.keywords.items() if k not in _WORDING}
+    # pytest reads an xfail mark without strict= as strict as base's ini says; a literal
+    # strict= (strict=1, strict=0) by its truth.
+    for form, sup, kw in ((a, pre, kw_a), (b, post, kw_b)):
+        if form.name == "xfail" and sup.kind is SuppressionKind.XFAIL_MARK:
+            kw["strict"] = _truth(kw.get("strict"), xfail_strict)
     if kw_a != kw_b:
-        keywords = _xfail_keywords(kw_a, kw_b) if "xfail" in (a.name, b.name) else (2, [""])
+        keywords = _xfail_keywords(kw_a, kw_b) if "xfail" in (a.name, b.name) else \
+            _importorskip_keywords(kw_a, kw_b) if a.name == "importorskip" else (2, [""])
     verdict, notes = keywords
     note = "; ".join(n for n in notes if n)
     if rel is Relation.UNKNOWN or verdict == 2:

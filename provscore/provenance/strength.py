@@ -33,6 +33,9 @@ class Strength:
     places_delta: frozenset[str] = frozenset()
     places_delta_negated: frozenset[str] = frozenset()
     exact_counts: frozenset[str] = frozenset()  # "method.keyword": absent is "at least once"
+    reporting: frozenset[str] = frozenset()  # only what a failure reports
+    upper_bounds: frozenset[str] = frozenset()  # a strategy's: larger draws more
+    lower_bounds: frozenset[str] = frozenset()  # a strategy's: smaller draws more
 
     @classmethod
     def from_patterns(cls, section: Mapping[str, Any],
@@ -50,7 +53,10 @@ class Strength:
             domains=domains,
             places_delta=frozenset(section.get("places_delta", [])),
             places_delta_negated=frozenset(section.get("places_delta_negated", [])),
-            exact_counts=frozenset(section.get("exact_counts", [])))
+            exact_counts=frozenset(section.get("exact_counts", [])),
+            reporting=frozenset(section.get("reporting_keywords", [])),
+            upper_bounds=frozenset(section.get("upper_bound_keywords", [])),
+            lower_bounds=frozenset(section.get("lower_bound_keywords", [])))
 
     def rank(self, shape: Shape, kind: EvidenceKind) -> int | None:
         """0 for the strongest kind of check; None when the check has no rank."""
@@ -109,9 +115,14 @@ def _keyword_verdict(a: Shape, b: Shape, strength: Strength
     for key in sorted(set(ka) | set(kb)):
         base = key.rsplit(".", 1)[-1]
         va, vb = ka.get(key), kb.get(key)
-        if va == vb:
+        if va == vb or base in strength.reporting:
             continue
-        if base in tolerance:
+        if a.op == b.op == "strategy" and base in strength.upper_bounds | strength.lower_bounds:
+            bound = _bound_verdict(key, va, vb, upper=base in strength.upper_bounds)
+            if bound[0] is not Modification.STRENGTHENED:
+                return bound
+            stronger = True
+        elif base in tolerance:
             na, nb = _tolerance(key, va), _tolerance(key, vb)
             if na is None or nb is None:
                 return Modification.CHANGED, f"tolerance {key} changed"
@@ -169,6 +180,28 @@ def _tolerance(key: str, code: str | None) -> float | None:
 
 
 _APPROX_DEFAULTS = {"approx.rel": 1e-6, "approx.abs": 1e-12}
+
+
+def _bound_verdict(key: str, va: str | None, vb: str | None, *, upper: bool
+                   ) -> tuple[Modification, str]:
+    """A strategy's bound moved: drawing from a smaller space is weaker (max_size=3 → 0),
+    from a larger one stronger; a bound that is not a number cannot be judged."""
+    na = _number(va) if va is not None else None
+    nb = _number(vb) if vb is not None else None
+    if (va is not None and na is None) or (vb is not None and nb is None):
+        return Modification.CHANGED, f"{key} changed ({va} → {vb})"
+    unbounded = float("inf") if upper else float("-inf")
+    xa, xb = (unbounded if n is None else n for n in (na, nb))
+    wider = xb > xa if upper else xb < xa
+    if wider:
+        return Modification.STRENGTHENED, f"{key} widened ({va} → {vb})"
+    return Modification.WEAKENED, f"{key} narrowed ({va or 'unbounded'} → {vb or 'unbounded'}): " \
+                                  "fewer cases drawn"
+
+
+def _checked(shape: Shape, strength: Strength) -> tuple[tuple[str, str], ...]:
+    """A shape's keywords without those that only change what a failure reports."""
+    return tuple(kv for kv in shape.keywords if kv[0].rsplit(".", 1)[-1] not in strength.reporting)
 
 
 def _count_verdict(key: str, va: str | None, vb: str | None) -> tuple[Modification, str]:
@@ -307,6 +340,9 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
     verdict, reason = _keyword_verdict(a, b, strength)
     if verdict is Modification.WEAKENED or verdict is Modification.CHANGED:
         return verdict, reason
+    if verdict is None and a.op == b.op and a.operands == b.operands and \
+            a.keywords != b.keywords and _checked(a, strength) == _checked(b, strength):
+        return None, "only what a failure reports changed"
     if a.op == b.op and a.operands != b.operands:
         if pre.kind is EvidenceKind.RAISES and post.kind is EvidenceKind.RAISES and \
                 set(b.operands) < set(a.operands):

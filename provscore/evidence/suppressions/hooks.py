@@ -106,7 +106,8 @@ class HookCollector(Collector):
                 ctx.suppress(SuppressionKind.ASSERT_OVERRIDE, node,
                              detail=f"re-binds imported {name}")
             elif name in t.collection_variables and ctx.frame.kind == "module":
-                ctx.suppress(SuppressionKind.COLLECTION_VARIABLE, node, target=ctx.path)
+                ctx.suppress(SuppressionKind.COLLECTION_VARIABLE, node, target=ctx.path,
+                             guards=ctx.place_guards())
             elif ctx.frame.kind == "class" and (name in t.unittest_methods or
                                                 name in t.mock_methods):
                 ctx.suppress(SuppressionKind.ASSERT_OVERRIDE, node, detail=f"rebinds {name}")
@@ -115,7 +116,9 @@ class HookCollector(Collector):
             # obj.assertEqual = ..., builtins.AssertionError = ..., Cls.__unittest_skip__ = ...
             kind = self._rebinding_kind(attr)
             roots = {q.split(".", 1)[0] for q in ctx.qualnames(target.value)}
-            if kind is None and roots & t.dynamic_modules:
+            # `m.child = ...` on a mock made here configures it: no framework is rebound.
+            if kind is None and roots & t.dynamic_modules and \
+                    not ctx.local_mock(target.value, ctx.frame):
                 kind = SuppressionKind.ASSERT_OVERRIDE
             base = dotted(target.value)
             if kind is None and base and ctx.aliases.imported(base.split(".", 1)[0]) and \

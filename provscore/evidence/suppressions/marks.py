@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from provscore.change.warning_filters import loosened
 from provscore.evidence.constants import constant_truth
 from provscore.evidence.context import Collector, Context, callee
 from provscore.evidence.cst_names import dotted, is_dynamic_getattr
@@ -59,7 +60,21 @@ class MarkCollector(Collector):
         # `collect_ignore.append(...)` and friends
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and \
                 func.value.value in ctx.tables.collection_variables:
-            ctx.suppress(SuppressionKind.COLLECTION_VARIABLE, node, target=ctx.path)
+            ctx.suppress(SuppressionKind.COLLECTION_VARIABLE, node, target=ctx.path,
+                         guards=ctx.place_guards())
+
+    def _warning_filter(self, node: cst.Call, target: str, frame: str) -> None:
+        """``@pytest.mark.filterwarnings("ignore")`` where base's ini makes warnings errors:
+        a warning that failed the test on base no longer does."""
+        errors = self.ctx.config.warning_errors
+        filters = [a.value.evaluated_value if isinstance(a.value, cst.SimpleString) and
+                   isinstance(a.value.evaluated_value, str) else None
+                   for a in node.args if a.keyword is None]
+        loose = loosened(filters, errors)
+        if loose is not None:
+            self.ctx.suppress(SuppressionKind.WARNING_FILTER, node, target=target, frame=frame,
+                              detail=f"{loose!r} under base's filterwarnings error for "
+                                     f"{', '.join(errors)}")
 
     def _guards(self) -> tuple[tuple[cst.CSTNode, bool], ...]:
         """The conditions a skip here runs under: inside the test around it, else inside
@@ -100,6 +115,9 @@ class MarkCollector(Collector):
             ctx.consumed.add(id(node.func))
             if not bound:
                 ctx.suppress(kind, node, target=target, frame=frame)
+        elif matches(names, t.warning_filter_marks):
+            if not bound:
+                self._warning_filter(node, target, frame)
         elif matches(names, t.runtime_skips):
             # `s = getattr(pytest, "skip")` only takes the function; `np =
             # pytest.importorskip("numpy")` calls it.
