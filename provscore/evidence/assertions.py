@@ -61,17 +61,19 @@ class AssertionCollector(Collector):
                 isinstance(node.targets[0].target, cst.Name) and isinstance(node.value, cst.Call):
             ctx.deferred.append(lambda: self._strategy(node.value, seq))
         pairs = [p for t in node.targets for p in _assigned_pairs(t.target, node.value)]
-        patched_here: list[bool] = []  # a patch by assignment is not also a rebinding
+        # A rebinding of an imported name is read first, one input per name (its spelling
+        # free to change); a patch by assignment covers what it does not (local objects).
+        rebound_here: list[bool] = []
+        self._rebound(node, [t.target for t in node.targets], rebound_here)
         if frame.kind == "func" and any(isinstance(t, cst.Attribute) for t, _ in pairs):
 
             def patched() -> None:
+                if rebound_here:
+                    return
                 for target, value in pairs:
                     if self._patched(node, [target], value, frame, seq, guards):
-                        patched_here.append(True)
                         return
             ctx.deferred.append(patched)
-        self._rebound(node, [t.target for t in node.targets], patched_here)
-
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         self._rebound(node, [node.target])
@@ -81,7 +83,7 @@ class AssertionCollector(Collector):
             self._rebound(node, [node.target])
 
     def _rebound(self, node: cst.BaseSmallStatement, targets: list[cst.BaseExpression],
-                 patched: Sequence[bool] = ()) -> None:
+                 recorded: list[bool] | None = None) -> None:
         """An attribute (or item) of an imported module or object assigned inside a test
         (``humanize.intcomma = str``, the save/assign/restore idiom): what the test runs
         under, like ``mock.patch`` of the same name. One input per name rebound, so saving
@@ -105,13 +107,14 @@ class AssertionCollector(Collector):
         seq, guards = ctx.seq, ctx.guards()
 
         def judge() -> None:
-            if patched:  # read as a patch by assignment (runs first)
-                return
             for target, root in reversed(rebound):
                 if ctx.aliases.is_imported(root):
                     ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, target, frame, target,
                                              seq, op="rebinds", guards=guards))
+                    if recorded is not None:
+                        recorded.append(True)
         ctx.deferred.append(judge)
+
     def _patched(self, node: cst.CSTNode, targets: Sequence[cst.BaseExpression],
                  value: cst.BaseExpression, frame: Frame, seq: int,
                  guards: tuple[tuple[cst.CSTNode, bool], ...]) -> bool:

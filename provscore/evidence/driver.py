@@ -291,22 +291,27 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
                          _def_body(shaper, f.node), _requested_fixtures(ctx, f.node),
                          _argnames_of(ctx, f), ctx.config.runs_by_default(ctx.path))
                  for f in tests if isinstance(f.node, cst.FunctionDef)]
-    skipping = {s.frame for s in ctx.suppressions
-                if s.kind in (SuppressionKind.RUNTIME_SKIP, SuppressionKind.SKIP_MARK,
-                              SuppressionKind.XFAIL_MARK, SuppressionKind.DYNAMIC)}
-    helper_defs = [HelperDef(f.qualname, f"{ctx.path}::{f.qualname}",
-                             line_of(f.node) if f.node else None,
-                             _def_code(shaper, f.node, ctx) if f.node else "",
-                             f.fixture,
-                             _def_body(shaper, f.node) if f.node else "",
-                             f.qualname in skipping, f.qualname in helper_names,
-                             _fixture_params(ctx, shaper, f.node) if f.fixture else "",
-                             module_data(ctx, shaper, f.node) if f.node else ())
-                   for f in helper_frames]
+    helper_defs = _helper_defs(ctx, shaper, helper_frames, helper_names, line_of)
     items, test_defs = _with_inherited(ctx, shaper, inherited, items, test_defs)
     items, test_defs = _with_class_inputs(ctx, with_fixture_inputs(ctx, items, test_defs),
                                           test_defs)
     return FileEvidence(ctx.path, tuple(items), tuple(sups), tuple(test_defs), tuple(helper_defs))
+
+
+def _helper_defs(ctx: Context, shaper: Shaper, frames: list[Frame], helper_names: set[str],
+                 line_of: Callable[[cst.CSTNode], int | None]) -> list[HelperDef]:
+    skipping = {s.frame for s in ctx.suppressions
+                if s.kind in (SuppressionKind.RUNTIME_SKIP, SuppressionKind.SKIP_MARK,
+                              SuppressionKind.XFAIL_MARK, SuppressionKind.DYNAMIC)}
+    return [HelperDef(f.qualname, f"{ctx.path}::{f.qualname}",
+                      line_of(f.node) if f.node else None,
+                      _def_code(shaper, f.node, ctx) if f.node else "",
+                      f.fixture,
+                      _def_body(shaper, f.node) if f.node else "",
+                      f.qualname in skipping, f.qualname in helper_names,
+                      _fixture_params(ctx, shaper, f.node) if f.fixture else "",
+                      module_data(ctx, shaper, f.node) if f.node else ())
+            for f in frames]
 
 
 def _spelled(ctx: Context, shaper: Shaper, raw: RawItem, bound: str

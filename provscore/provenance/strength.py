@@ -314,12 +314,9 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
     if pre.kind is EvidenceKind.PARAM_ROW:
         return Modification.EXPECTED_CHANGED, "parametrize row changed"
     if pre.kind is EvidenceKind.RAISES and post.kind is EvidenceKind.RAISES:
-        broad_a = set(a.operands) & _BROAD_EXCEPTIONS
-        broad_b = set(b.operands) & _BROAD_EXCEPTIONS
-        if broad_b and not broad_a:
-            return Modification.WEAKENED, f"expected exception broadened to {sorted(broad_b)[0]}"
-        if a.operands != b.operands and set(a.operands) < set(b.operands):
-            return Modification.WEAKENED, "more exception types accepted"
+        wider = _wider_raises(a, b)
+        if wider is not None:
+            return wider
     typed = type_check_verdict(a, b)
     if typed is not None:
         return typed
@@ -365,6 +362,17 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
     if a.op != b.op:
         return Modification.CHANGED, f"{a.op} became {b.op}"
     return Modification.CHANGED, "changed"
+
+
+def _wider_raises(a: Shape, b: Shape) -> tuple[Modification, str] | None:
+    """An expected exception broadened, or more types accepted; None when neither."""
+    broad_a = set(a.operands) & _BROAD_EXCEPTIONS
+    broad_b = set(b.operands) & _BROAD_EXCEPTIONS
+    if broad_b and not broad_a:
+        return Modification.WEAKENED, f"expected exception broadened to {sorted(broad_b)[0]}"
+    if a.operands != b.operands and set(a.operands) < set(b.operands):
+        return Modification.WEAKENED, "more exception types accepted"
+    return None
 
 
 def _table_verdict(a: Shape, b: Shape) -> tuple[Modification | None, str] | None:
