@@ -223,10 +223,10 @@ def _functions(ns: Namespaces, values: AbstractSet[Value]) -> list[tuple[str, in
 
 def bind_args(ns: Namespaces, edges: EdgeWriter, src: str, mod: str, i: int,
                callee: AbstractSet[Value], args: tuple[tuple[str, str], ...],
-               ref: str = "") -> None:
+               callee_ref: str = "") -> None:
     """Functions passed as arguments: bound to the tree function's parameters (its calls
     of them resolve later), or called on the caller's behalf by code outside the tree
-    (``ref``, the callee as written, tells one that only keeps them)."""
+    (``callee_ref``, the callee as written, tells one that only keeps them)."""
     functions = [(key, passed) for key, ref in args
                  if (passed := edges.functions(ns.resolve(mod, i, ref)))]
     if not functions:  # most arguments are no functions: nothing to bind
@@ -237,7 +237,7 @@ def bind_args(ns: Namespaces, edges: EdgeWriter, src: str, mod: str, i: int,
             targets += _functions(ns, ns.class_attr(v[1], int(v[2]), "__init__", 0, bound=True))
     outside = not targets and not any(v[0] == "B" and v[1] in _NO_CALL for v in callee) \
         and not any(v[0] in ("S", "I", "IS") for v in callee) \
-        and ref.rpartition(".")[2] not in _STORES \
+        and callee_ref.rpartition(".")[2] not in _STORES \
         and not any(v[0] == "X" and v[1] in _STORED_BY for v in callee)
     for key, passed in functions:
         if outside:

@@ -13,14 +13,14 @@ from dataclasses import replace
 
 import libcst as cst
 
-from provscore.evidence.constants import is_literal_code, normalize, unparse
+from provscore.evidence.constants import is_literal_code, normalize, parse_expr, unparse
 from provscore.evidence.context import Context, Frame, RawItem
 from provscore.evidence.cst_names import dotted
 from provscore.evidence.inheritance import class_chain
 from provscore.evidence.inlining import substitute
 from provscore.evidence.model import EvidenceKind, Shape
 from provscore.evidence.raised import RAISED
-from provscore.evidence.shapes import Shaper, assert_shape, operands_tautology, parse_expr
+from provscore.evidence.shapes import Shaper, assert_shape, operands_tautology
 
 _UNITTEST_AS_ASSERT: dict[str, tuple[str, int]] = {
     "assertEqual": ("{0} == {1}", 2), "assertEquals": ("{0} == {1}", 2),

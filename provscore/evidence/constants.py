@@ -185,12 +185,19 @@ def is_literal_code(code: str | ast.expr) -> bool:
     return True
 
 
-def exact_type_subject(code: str) -> str | None:
-    """``x`` of the code ``type(x)`` (None for anything else)."""
+def parse_expr(code: str) -> ast.expr | None:
+    """The expression ``code`` spells, or None when it does not parse."""
+    # Not memoised: keeping thousands of ast trees alive makes every GC pass slower
+    # than the parses it saves (measured: 2.6x -> 3.4x parse_module).
     try:
-        call = ast.parse(code, mode="eval").body
+        return ast.parse(code, mode="eval").body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+
+
+def exact_type_subject(code: str) -> str | None:
+    """``x`` of the code ``type(x)`` (None for anything else)."""
+    call = parse_expr(code)
     if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and \
             call.func.id == "type" and len(call.args) == 1 and not call.keywords and \
             not isinstance(call.args[0], ast.Starred):

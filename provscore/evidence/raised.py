@@ -18,11 +18,10 @@ import ast
 
 import libcst as cst
 
-from provscore.evidence.constants import unparse
+from provscore.evidence.constants import parse_expr, unparse
 from provscore.evidence.context import Context
 from provscore.evidence.cst_names import dotted
 from provscore.evidence.model import EvidenceKind, Shape
-from provscore.evidence.shapes import parse_expr
 
 RAISED = "__raised__"  # what the anchors call the exception a check caught
 _CATCHES_FAIL = {"Exception", "BaseException", "AssertionError", "builtins.Exception",

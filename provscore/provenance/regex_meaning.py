@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 import re
 
+from provscore.evidence.constants import parse_expr
+
 _META = frozenset(".^$*+?{}[]|()")
 # Escapes that stand for one character (re's own table for the ones we accept).
 _CHAR_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a"}
@@ -23,9 +25,8 @@ def pattern_text(code: str | None) -> str | None:
     of one (then the escaped text). None when it is anything else."""
     if code is None:
         return None
-    try:
-        node = ast.parse(code, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    node = parse_expr(code)
+    if node is None:
         return None
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
             node.func.attr == "escape" and isinstance(node.func.value, ast.Name) and \

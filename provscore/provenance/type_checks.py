@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 
-from provscore.evidence.constants import exact_type_subject, unparse
+from provscore.evidence.constants import exact_type_subject, parse_expr, unparse
 from provscore.evidence.model import Shape
 from provscore.model import Modification
 
@@ -32,7 +32,7 @@ def type_check_verdict(a: Shape, b: Shape) -> tuple[Modification, str] | None:
 def _read(shape: Shape) -> tuple[str, str, frozenset[str]] | None:
     """("isinstance" | "exact", subject, the classes accepted as written)."""
     if shape.op == "truthy:isinstance" and len(shape.operands) == 1:
-        call = _expr(shape.operands[0])
+        call = parse_expr(shape.operands[0])
         if isinstance(call, ast.Call) and len(call.args) == 2 and not call.keywords:
             checked, classes = call.args
             elts = classes.elts if isinstance(classes, ast.Tuple) else [classes]
@@ -44,10 +44,3 @@ def _read(shape: Shape) -> tuple[str, str, frozenset[str]] | None:
         if subject is not None:
             return "exact", subject, frozenset({shape.operands[1]})
     return None
-
-
-def _expr(code: str) -> ast.expr | None:
-    try:
-        return ast.parse(code, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
