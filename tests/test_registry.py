@@ -157,3 +157,57 @@ def test_gates_come_from_the_registry() -> None:
 def test_two_sessions_with_different_rules_live_side_by_side(rules_copy: Path) -> None:
     other = Session.load(rules_copy, _throwaway_table())
     assert "PS299" in other.registry.rules and "PS299" not in SESSION.registry.rules
+
+
+def test_the_parsed_copy_is_the_toml_and_is_current() -> None:
+    from provscore.registry.load import PARSED_FILE, parsed_json
+
+    committed = (rules_dir() / PARSED_FILE).read_text(encoding="utf-8")
+    assert committed == parsed_json(rules_dir()), \
+        "rules/parsed.json is stale: run `python -m provscore.registry.docgen`"
+
+
+def test_the_parsed_copy_loads_the_same_registry_as_the_toml(tmp_path: Path) -> None:
+    from provscore.registry.load import PARSED_FILE
+
+    toml_only = tmp_path / "rules"
+    shutil.copytree(rules_dir(), toml_only)
+    (toml_only / PARSED_FILE).unlink()
+    assert load_registry(toml_only).rules == load_registry().rules
+    assert load_registry(toml_only).patterns == load_registry().patterns
+
+
+def test_an_edited_rule_is_read_from_its_toml_not_the_stale_copy(rules_copy: Path) -> None:
+    from provscore.registry.load import PARSED_FILE
+
+    assert (rules_copy / PARSED_FILE).is_file()  # copied with the rules, now stale
+    text = (rules_copy / "grader.toml").read_text(encoding="utf-8")
+    message = text.index("message = ", text.index('code = "PS801"'))
+    (rules_copy / "grader.toml").write_text(
+        text[:message] + 'message = "EDITED {path}"\n' + text[text.index("\n", message) + 1:],
+        encoding="utf-8")
+    reg = load_registry(rules_copy)
+    assert reg.rules["PS801"].message == "EDITED {path}"
+    assert "PS299" in reg.rules  # the fixture's appended row too
+
+
+@pytest.mark.parametrize("damage", ["truncated", "other digest", "a file missing"])
+def test_a_damaged_parsed_copy_is_never_trusted(tmp_path: Path, damage: str) -> None:
+    import json
+
+    from provscore.registry.load import PARSED_FILE
+
+    root = tmp_path / "rules"
+    shutil.copytree(rules_dir(), root)
+    parsed = root / PARSED_FILE
+    data = json.loads(parsed.read_text(encoding="utf-8"))
+    data["files"]["grader.toml"]["rule"][0]["message"] = "FORGED"
+    if damage == "truncated":
+        parsed.write_text(json.dumps(data)[:-40], encoding="utf-8")
+    elif damage == "other digest":
+        parsed.write_text(json.dumps({**data, "digest": "0" * 64}), encoding="utf-8")
+    else:
+        del data["files"]["input.toml"]
+        parsed.write_text(json.dumps(data), encoding="utf-8")
+    assert load_registry(root).rules == load_registry().rules
+    assert all(r.message != "FORGED" for r in load_registry(root).rules.values())

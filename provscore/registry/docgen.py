@@ -1,7 +1,8 @@
 """Rule documentation generated from the registry (one source of truth).
 
-``python -m provscore.registry.docgen`` rewrites docs/rules.md; a test fails when the
-committed page is stale. ``provscore explain`` prints the same text.
+``python -m provscore.registry.docgen`` rewrites docs/rules.md and the registry's parsed
+copy (rules/parsed.json, read at start-up instead of the TOML); a test fails when either
+committed file is stale. ``provscore explain`` prints the same text.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from provscore.registry.load import load_registry
+from provscore.registry.load import PARSED_FILE, load_registry, parsed_json, rules_dir
 from provscore.registry.model import Registry, Rule, RuleExample
 
 HEADER = """<!-- THIS FILE IS GENERATED FROM rules/*.toml - DO NOT EDIT BY HAND.
@@ -91,7 +92,9 @@ def main() -> int:
     target = Path(sys.argv[1]) if len(sys.argv) > 1 else \
         Path(__file__).resolve().parents[2] / "docs" / "rules.md"
     target.write_text(rules_markdown(load_registry()), encoding="utf-8")
-    print(f"wrote {target}")
+    parsed = rules_dir() / PARSED_FILE
+    parsed.write_text(parsed_json(rules_dir()), encoding="utf-8")
+    print(f"wrote {target} and {parsed}")
     return 0
 
 

@@ -9,6 +9,8 @@ file and the code, never a rule that silently does nothing.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -34,6 +36,12 @@ _EXAMPLE_KEYS = {"path", "before", "after", "files", "diff", "note", "expect_cou
                  "hidden_tests"}
 #: Files of the rules dir that hold tables, not rule rows.
 DATA_FILES = ("patterns.toml", "gates.toml")
+#: Every rules/*.toml already parsed, for start-up (tomllib is pure Python: parsing the
+#: registry's ~120 KB cost more than any other single step of a lint run). Written by
+#: ``python -m provscore.registry.docgen``; used only when its digest is that of the
+#: TOML files beside it, so an edited rule is read from its TOML, never from a stale copy.
+PARSED_FILE = "parsed.json"
+_PARSED_FORMAT = 1
 
 
 def rules_dir() -> Path:
@@ -106,17 +114,61 @@ def _rule(raw: Any, source: str, gates: dict[str, Gate]) -> Rule:
     )
 
 
-def _load_toml(path: Path) -> dict[str, Any]:
+def _load_toml(path: Path, data: bytes) -> dict[str, Any]:
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+        return tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise InputError(f"cannot read rule file: {exc}", path=str(path)) from None
 
 
-def _gates(path: Path) -> dict[str, Gate]:
+def _read_sources(root: Path) -> dict[str, bytes]:
+    out: dict[str, bytes] = {}
+    for path in sorted(root.glob("*.toml")):
+        try:
+            out[path.name] = path.read_bytes()
+        except OSError as exc:
+            raise InputError(f"cannot read rule file: {exc.strerror}", path=str(path)) from None
+    return out
+
+
+def sources_digest(sources: dict[str, bytes]) -> str:
+    """One digest of every rule file's name and bytes."""
+    h = hashlib.sha256(f"provscore-rules {_PARSED_FORMAT}\n".encode())
+    for name, data in sorted(sources.items()):
+        h.update(f"{name} {len(data)}\n".encode())
+        h.update(data)
+    return h.hexdigest()
+
+
+def parsed_tables(root: Path) -> dict[str, dict[str, Any]]:
+    """Every ``*.toml`` of ``root`` by file name, parsed: from :data:`PARSED_FILE` when it
+    is the parse of exactly these files, else from the TOML itself."""
+    sources = _read_sources(root)
+    try:
+        stored = json.loads((root / PARSED_FILE).read_bytes())
+    except (OSError, ValueError):
+        stored = None  # none, or unreadable: the TOML is the truth
+    if isinstance(stored, dict) and stored.get("digest") == sources_digest(sources) and \
+            isinstance(stored.get("files"), dict) and set(stored["files"]) == set(sources):
+        return dict(stored["files"])
+    return {name: _load_toml(root / name, data) for name, data in sources.items()}
+
+
+def parsed_json(root: Path) -> str:
+    """The text of :data:`PARSED_FILE` for the TOML files of ``root``."""
+    sources = _read_sources(root)
+    files = {name: _load_toml(root / name, data) for name, data in sources.items()}
+    text = json.dumps({"generated_by": "python -m provscore.registry.docgen",
+                       "digest": sources_digest(sources), "files": files},
+                      ensure_ascii=False, indent=0)
+    if json.loads(text)["files"] != files:  # a TOML date or time has no JSON twin
+        raise InputError("rule files hold values JSON cannot carry", path=str(root))
+    return text + "\n"
+
+
+def _gates(path: Path, table: dict[str, Any]) -> dict[str, Gate]:
     out: dict[str, Gate] = {}
-    for i, raw in enumerate(_load_toml(path).get("gate", []), start=1):
+    for i, raw in enumerate(table.get("gate", []), start=1):
         try:
             gate = Gate(int(raw["number"]), str(raw["name"]), str(raw.get("summary", "")))
         except (KeyError, TypeError, ValueError):
@@ -138,16 +190,20 @@ def load_registry(root: Path | None = None, detectors: DetectorTable | None = No
     detector and a detector without a rule.
     """
     root = root or rules_dir()
-    gates = _gates(root / "gates.toml")
+    tables = parsed_tables(root)
+    for name in DATA_FILES:
+        if name not in tables:
+            raise InputError("cannot read rule file: it does not exist", path=str(root / name))
+    gates = _gates(root / "gates.toml", tables["gates.toml"])
     rules: dict[str, Rule] = {}
-    patterns = _load_toml(root / "patterns.toml")
-    for path in sorted(root.glob("*.toml")):
-        if path.name in DATA_FILES:
+    patterns = tables["patterns.toml"]
+    for name, table in tables.items():
+        if name in DATA_FILES:
             continue
-        for raw in _load_toml(path).get("rule", []):
-            rule = _rule(raw, path.name, gates)
+        for raw in table.get("rule", []):
+            rule = _rule(raw, name, gates)
             if rule.code in rules:
-                raise InputError(f"duplicate rule code {rule.code}", path=str(path))
+                raise InputError(f"duplicate rule code {rule.code}", path=str(root / name))
             rules[rule.code] = rule
     if detectors is not None:
         detectors.check_bound(rules, str(root))
