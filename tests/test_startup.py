@@ -145,3 +145,63 @@ def test_score_in_process_matches_the_lint_contract(repo: GitRepo) -> None:
     report = score(ScoreRequest(repo=repo.root, base="HEAD",
                                 diff=repo.diff({"README.md": "bye\n"}), static_only=True))
     assert report.coverage is None and report.findings == ()
+
+
+GLOBS = ("test_*.py", "*_test.py", "tests/*/check_?.py", "*.egg", ".*", "{arch}", "[!_]*.py",
+         "*requirements*.txt", "requirements/*.txt", ".github/workflows/*", "a[bc]d", "x]y",
+         "[", "*", "")
+PATHS = ("test_a.py", "pkg/test_a.py", "a_test.py", "tests/x/check_1.py", "tests/x/check_12.py",
+         "foo.egg", ".tox", "{arch}", "_private.py", "public.py", "dev-requirements.txt",
+         "requirements/base.txt", ".github/workflows/ci.yml", ".github/workflows/a/b.yml",
+         "abd", "acd", "aed", "x]y", "[", "", "TEST_A.PY", "Test_a.py", "a\nb", "tests/.hidden")
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_one_regex_matches_what_the_globs_match(k: int) -> None:
+    import fnmatch
+    import itertools
+
+    from provscore.change.collection import any_glob
+
+    for patterns in itertools.combinations(GLOBS, k):
+        matcher = any_glob(patterns)
+        for path in PATHS:
+            assert bool(matcher.match(path)) == any(
+                fnmatch.fnmatchcase(path, p) for p in patterns), (patterns, path)
+    assert not any_glob(()).match("anything")
+
+
+def test_test_files_are_matched_by_path_or_name_as_pytest_does() -> None:
+    # _pytest.pathlib.fnmatch_ex: a glob with a "/" is matched as "*/" + glob against the
+    # absolute path, any other against the file name.
+    from provscore.change.collection import CollectionConfig
+
+    config = CollectionConfig(python_files=("check_*.py", "suite/*_spec.py"),
+                              unittest_files=("tests*.py",))
+    assert [p for p in ("check_a.py", "pkg/check_a.py", "suite/a_spec.py", "pkg/suite/a_spec.py",
+                        "a_spec.py", "pkg/tests_x.py", "test_a.py") if config.is_test_file(p)] \
+        == ["check_a.py", "pkg/check_a.py", "suite/a_spec.py", "pkg/suite/a_spec.py",
+            "pkg/tests_x.py"]  # a glob with a "/" matches the end of the path, as in pytest
+    assert not CollectionConfig().is_collected("build/test_a.py")
+    assert not CollectionConfig().is_collected("pkg/.venv/test_a.py")
+    assert CollectionConfig().is_collected("pkg/tests/test_a.py")
+
+
+def test_test_file_globs_agree_with_a_real_pytest_collection(tmp_path: Path) -> None:
+    from provscore.change.collection import CollectionConfig
+
+    files = ("check_a.py", "pkg/check_b.py", "suite/c_spec.py", "pkg/suite/d_spec.py",
+             "e_spec.py", "pkg/other/f_spec.py", "test_g.py")
+    for rel in files:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("def test_it():\n    pass\n")
+    (tmp_path / "pytest.ini").write_text(
+        "[pytest]\npython_files = check_*.py suite/*_spec.py\n")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q",
+                           "-p", "no:cacheprovider", "-p", "no:randomly"],
+                          cwd=tmp_path, capture_output=True, text=True, check=False)
+    collected = sorted({line.split("::")[0] for line in proc.stdout.splitlines()
+                        if "::" in line})
+    config = CollectionConfig(python_files=("check_*.py", "suite/*_spec.py"))
+    assert collected == sorted(f for f in files if config.is_collected(f)) == [
+        "check_a.py", "pkg/check_b.py", "pkg/suite/d_spec.py", "suite/c_spec.py"]

@@ -9,12 +9,11 @@ the oracle dir is the oracle itself.
 
 from __future__ import annotations
 
-import fnmatch
 import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from provscore.change.collection import CollectionConfig
+from provscore.change.collection import CollectionConfig, any_glob
 from provscore.change.diff import ChangeSet, FileChange
 from provscore.change.runners import RUNNER_SCRIPTS
 from provscore.model import PathRole
@@ -105,7 +104,8 @@ def is_runner_path(path: str) -> bool:
         return path == base  # Django's manage.py runs the tests only at the repo root
     if base in RUNNER_NAMES:
         return True
-    return any(fnmatch.fnmatch(path, g) or fnmatch.fnmatch(base, g) for g in RUNNER_GLOBS)
+    runner_glob = any_glob(RUNNER_GLOBS).match
+    return bool(runner_glob(path) or runner_glob(base))
 
 
 def classify_path(path: str, config: CollectionConfig, *, oracle_prefixes: Sequence[str] = (),
