@@ -12,23 +12,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 # The stages that import libcst (and the result readers) are reached through their packages
 # when first called: a lint run of a patch with no Python file never loads them.
 from provscore import evidence, grader, provenance, results
-from provscore.callgraph.analysis import (
-    GraphFacts,
-    PropertyCode,
-    analyse_graph,
-    base_graph,
-    oracle_sources,
-    test_support_paths,
-)
 from provscore.callgraph.data_files import read_by_base_tests
-from provscore.callgraph.graph import CallGraph
 from provscore.callgraph.helpers import HelperIndex, skipping_conftest_fixtures
-from provscore.callgraph.touched import TouchedSymbol
-from provscore.change.diff import ChangeSet
 from provscore.change.git import PathsAt, Repo
 from provscore.change.stage import Change, read_change
 from provscore.change.writeset import WriteSet, build_write_set, classify_path
@@ -38,7 +28,6 @@ from provscore.evidence.model import AnalysedFiles, EvidenceKind
 from provscore.grader.inputs import grader_inputs
 from provscore.model import Decision, Finding, PathRole
 from provscore.nodeid import file_of
-from provscore.oracle.catalog import Catalog
 from provscore.oracle.contract import Contract
 from provscore.oracle.flake import flake_states
 from provscore.oracle.freeze import frozen_ids
@@ -50,18 +39,25 @@ from provscore.oracle.load import (
     oracle_python_files,
     property_files,
 )
-from provscore.progress import Progress
 from provscore.provenance.model import ProvenanceResult
 from provscore.registry import Stage
 from provscore.report.build import ReportInputs, build_report, repository_anchor, selection_info
-from provscore.report.model import Report
 from provscore.results.coverage import CoverageInputs, assemble, property_resolver
 from provscore.results.model import RunResults, by_node_id
 from provscore.results.votes import agent_written_tests, count_votes
-from provscore.runner.model import RunRecord
 from provscore.scoring import Policy, ScoreInputs, decide, not_evaluated_gates
 from provscore.scoring.selection import ActiveRules, all_rules, deselected_gates
 from provscore.session import Session
+
+if TYPE_CHECKING:
+    from provscore.callgraph.analysis import GraphFacts, PropertyCode
+    from provscore.callgraph.graph import CallGraph
+    from provscore.callgraph.touched import TouchedSymbol
+    from provscore.change.diff import ChangeSet
+    from provscore.oracle.catalog import Catalog
+    from provscore.progress import Progress
+    from provscore.report.model import Report
+    from provscore.runner.model import RunRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,10 +176,14 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
                              fixture_roots=contract.fixture_roots)
 
     catalog = oracle.catalog if oracle else None
-    extra = oracle_sources(oracle_python_files(req.oracle_dir)) if req.oracle_dir else None
-    graph = base_graph(repo, change.base_sha, config, session.cache, extra) \
-        if _needs_graph(req, change) else None
-    support = test_support_paths(graph, path_role) if graph is not None else frozenset()
+    graph: CallGraph | None = None
+    extra: dict[str, bytes] | None = None
+    support: frozenset[str] = frozenset()
+    if _needs_graph(req, change):  # the call graph's modules load only when it is built
+        from provscore.callgraph.analysis import base_graph, oracle_sources, test_support_paths
+        extra = oracle_sources(oracle_python_files(req.oracle_dir)) if req.oracle_dir else None
+        graph = base_graph(repo, change.base_sha, config, session.cache, extra)
+        support = test_support_paths(graph, path_role)
 
     def role_of(path: str) -> PathRole:
         return PathRole.HELPER if path in support else path_role(path)
@@ -208,9 +208,12 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
     expected = {it.detail for p in analysed.pairs if p.post for it in p.post.items
                 if it.kind is EvidenceKind.EXPECTED_READ and it.detail}
     expected |= read_by_base_tests(repo, change.base_sha, change.changes, config)
-    graph_facts = None if graph is None else analyse_graph(
-        repo, graph, change.base_sha, change.changes, change.post_images, config,
-        session.cache, role_of, _property_code(catalog), extra)
+    graph_facts = None
+    if graph is not None:
+        from provscore.callgraph.analysis import analyse_graph
+        graph_facts = analyse_graph(repo, graph, change.base_sha, change.changes,
+                                    change.post_images, config, session.cache, role_of,
+                                    _property_code(catalog), extra)
     signals = grader.grader_facts(change, grader_inputs(
         repo, change.base_sha, graph_facts, role_of=role_of, tables=session.grader_tables(),
         import_names=session.import_names(),
@@ -231,6 +234,7 @@ def _needs_graph(req: ScoreRequest, change: Change) -> bool:
 def _property_code(catalog: Catalog | None) -> tuple[PropertyCode, ...] | None:
     if catalog is None:
         return None
+    from provscore.callgraph.analysis import PropertyCode
     return tuple(PropertyCode(p.id, p.covers, p.check.file if p.check else None,
                               p.check.function if p.check else None)
                  for p in catalog.properties)
@@ -426,6 +430,7 @@ def graph_at_rev(repo_path: Path, rev: str, session: Session) -> CallGraph:
     repo = Repo(repo_path)
     sha = repo.resolve(rev)
     change = read_change(repo, sha, None, b"", f"graph {rev}", session.option_effects)
+    from provscore.callgraph.analysis import base_graph
     return base_graph(repo, sha, change.runner.collection, session.cache)
 
 

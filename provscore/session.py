@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from provscore.callgraph.cache import SummaryCache
 from provscore.change.options import OptionEffects
 from provscore.checks import DETECTORS
 from provscore.checks.suppression import check_kinds
@@ -21,6 +21,17 @@ from provscore.grader import GraderTables
 from provscore.grader.inputs import InstalledNames
 from provscore.provenance import Strength
 from provscore.registry import DetectorTable, Registry, load_registry
+
+if TYPE_CHECKING:
+    from provscore.callgraph.cache import SummaryCache
+
+
+def _memory_cache() -> SummaryCache:
+    # The cache's module (and the summary walk it imports) loads only when a session is
+    # made without one: a CLI run passes its own.
+    from provscore.callgraph.cache import SummaryCache
+
+    return SummaryCache()
 
 
 @dataclass(frozen=True)
@@ -35,7 +46,7 @@ class Session:
     _tables: dict[tuple[str, ...], Tables] = field(default_factory=dict, repr=False,
                                                    compare=False)
     # Call-graph summaries by blob hash: in memory, and in SQLite when given a path.
-    cache: SummaryCache = field(default_factory=SummaryCache, repr=False, compare=False)
+    cache: SummaryCache = field(default_factory=_memory_cache, repr=False, compare=False)
     # The grader stage's tables, and the installed import names (read once, on first use).
     _grader: dict[str, GraderTables] = field(default_factory=dict, repr=False, compare=False)
     _import_names: InstalledNames = field(default_factory=InstalledNames, repr=False,
@@ -55,7 +66,7 @@ class Session:
                    Strength.from_patterns(registry.pattern("strength"),
                                           registry.pattern("conditions")),
                    OptionEffects.from_patterns(registry.pattern("runner_options")),
-                   cache=cache or SummaryCache())
+                   cache=cache or _memory_cache())
 
     def evidence_tables(self, extra_helpers: Sequence[str] = ()) -> Tables:
         """The collectors' qualified-name tables, plus a contract's assertion helpers."""

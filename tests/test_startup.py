@@ -37,7 +37,10 @@ BASE = {
 # before provscore was imported).
 HEAVY = ("libcst", "provscore.evidence.driver", "provscore.evidence.stage",
          "provscore.provenance.match", "provscore.results.junit", "defusedxml",
-         "importlib.metadata", "concurrent.futures", "tabulate")
+         "importlib.metadata", "concurrent.futures", "tabulate",
+         # nor the call graph's build, resolution and analysis: no graph is built
+         "provscore.callgraph.analysis", "provscore.callgraph.build",
+         "provscore.callgraph.graph", "provscore.callgraph.resolve")
 
 
 def _probe(repo: GitRepo, diff: Path, out: Path, *extra: str) -> tuple[int, list[str]]:

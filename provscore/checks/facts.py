@@ -10,19 +10,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
+from typing import TYPE_CHECKING
 
-from provscore.callgraph.analysis import GraphFacts
-from provscore.change.stage import Change
-from provscore.change.writeset import WriteSet
-from provscore.evidence.model import AnalysedFiles
 from provscore.grader import GraderFacts
-from provscore.oracle.approvals import Approval
 from provscore.oracle.contract import Contract
-from provscore.oracle.load import OracleInputs
-from provscore.provenance import ProvenanceResult
-from provscore.results.coverage import Coverage
-from provscore.results.votes import Votes
-from provscore.runner.model import RunRecord
+
+if TYPE_CHECKING:
+    from provscore.callgraph.analysis import GraphFacts
+    from provscore.change.stage import Change
+    from provscore.change.writeset import WriteSet
+    from provscore.evidence.model import AnalysedFiles
+    from provscore.oracle.approvals import Approval
+    from provscore.oracle.load import OracleInputs
+    from provscore.provenance import ProvenanceResult
+    from provscore.results.coverage import Coverage
+    from provscore.results.votes import Votes
+    from provscore.runner.model import RunRecord
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Container, Sequence
+from typing import TYPE_CHECKING
 
-from provscore.callgraph.analysis import GraphFacts
 from provscore.change.diff import FileStatus, decode_diff, parse_diff
-from provscore.change.git import Repo
 from provscore.errors import InputError
 from provscore.grader.literals import (
     LazyTable,
@@ -23,8 +22,12 @@ from provscore.grader.requirements import (
     own_distributions,
 )
 from provscore.grader.stage import GraderInputs, top_level_module
-from provscore.grader.tables import GraderTables
-from provscore.model import PathRole
+
+if TYPE_CHECKING:
+    from provscore.callgraph.analysis import GraphFacts
+    from provscore.change.git import Repo
+    from provscore.grader.tables import GraderTables
+    from provscore.model import PathRole
 
 
 def installed_import_names() -> frozenset[str]:

@@ -17,11 +17,14 @@ import ast
 import configparser
 import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from provscore.callgraph.graph import CallGraph
-from provscore.callgraph.touched import TouchedSymbol
 from provscore.grader.special import Owners, test_literals
 from provscore.nodeid import file_of, without_params
+
+if TYPE_CHECKING:
+    from provscore.callgraph.graph import CallGraph
+    from provscore.callgraph.touched import TouchedSymbol
 
 _UNITS = ("function", "method", "class")
 

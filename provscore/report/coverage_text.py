@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from tabulate import tabulate
 
-from provscore.callgraph.touched import TouchedSymbol
-from provscore.report.model import CoverageReport, SymbolRow
+if TYPE_CHECKING:
+    from provscore.callgraph.touched import TouchedSymbol
+    from provscore.report.model import CoverageReport, SymbolRow
 
 _LISTED = 3  # tests named per symbol in a table cell
 

@@ -13,12 +13,15 @@ import enum
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from provscore.callgraph.touched import TouchedSymbol
 from provscore.nodeid import covers, file_of, without_params
-from provscore.oracle.catalog import Catalog
-from provscore.oracle.freeze import FreezeRow
 from provscore.results.votes import Vote, Votes, VoteStatus
+
+if TYPE_CHECKING:
+    from provscore.callgraph.touched import TouchedSymbol
+    from provscore.oracle.catalog import Catalog
+    from provscore.oracle.freeze import FreezeRow
 
 _COVERING = frozenset({VoteStatus.PASSED, VoteStatus.FAILED, VoteStatus.PROPERTY_PASSED,
                        VoteStatus.PROPERTY_FAILED})
