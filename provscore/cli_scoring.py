@@ -198,7 +198,9 @@ def scoring(args: argparse.Namespace, inputs: Sequence[str | None]) -> Scoring:
 
     need_source(args)
     repo = Repo(args.repo)
-    config = _repo_config(args, repo, repo.resolve_base(args.base))
+    base_sha = repo.resolve_base(args.base)
+    repo.pin(args.base, base_sha)  # the configuration and the score read the same commit
+    config = _repo_config(args, repo, base_sha)
     session = load_session(args)
     assert isinstance(session, Session)
     check_config_rules(config, session.registry)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import importlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -208,3 +209,28 @@ def test_test_file_globs_agree_with_a_real_pytest_collection(tmp_path: Path) -> 
     config = CollectionConfig(python_files=("check_*.py", "suite/*_spec.py"))
     assert collected == sorted(f for f in files if config.is_collected(f)) == [
         "check_a.py", "pkg/check_b.py", "pkg/suite/d_spec.py", "suite/c_spec.py"]
+
+
+def test_a_pinned_ref_names_the_commit_it_named_when_read(repo: GitRepo) -> None:
+    repo.commit({"a.py": "A = 1\n"})
+    first = Repo(repo.root)
+    sha = first.resolve_base("HEAD")
+    first.pin("HEAD", sha)
+    repo.commit({"a.py": "A = 2\n"})
+    assert first.resolve("HEAD") == first.resolve_base("HEAD") == sha
+    assert Repo(repo.root).resolve("HEAD") != sha  # the ref moved; a new Repo sees it
+
+
+def test_score_asks_git_for_the_base_once(repo: GitRepo, tmp_path: Path) -> None:
+    repo.commit(BASE)
+    diff = tmp_path / "p.diff"
+    diff.write_bytes(repo.diff({"README.md": "hello again\n"}))
+    trace = tmp_path / "trace.txt"
+    subprocess.run([sys.executable, "-m", "provscore", "score", "--repo", str(repo.root),
+                    "--base", "HEAD", "--diff", str(diff), "--static-only", "--no-cache",
+                    "--format", "json", "-q", "-o", str(tmp_path / "r.json")],
+                   env={**os.environ, "GIT_TRACE": str(trace)}, cwd=tmp_path, check=False,
+                   capture_output=True)
+    runs = [line for line in trace.read_text().splitlines() if "trace: built-in: git" in line]
+    assert json.loads((tmp_path / "r.json").read_text())["decision"] == "review"
+    assert sum("rev-parse --verify --quiet 'HEAD^{commit}'" in line for line in runs) == 1

@@ -108,7 +108,7 @@ class Repo:
         self.top = Path(out[0].strip())
         self.objects = out[1].strip() if len(out) > 1 else ""
         self._trees: OrderedDict[str, dict[str, TreeEntry]] = OrderedDict()
-        self._commits: dict[str, str] = {}  # full commit ids found, by themselves
+        self._commits: dict[str, str] = {}  # full commit ids by themselves; pinned refs
         self.reader = CatFile(self.root, {**os.environ, **_GIT_ENV}) if long_lived else None
 
     def close(self) -> None:
@@ -157,6 +157,12 @@ class Repo:
         if rev == sha:  # a full commit id names that commit forever; a ref may move
             self._commits[rev] = sha
         return sha
+
+    def pin(self, rev: str, sha: str) -> None:
+        """From now on ``rev`` names ``sha`` in this Repo: what was read at one resolution
+        of a ref (the configuration at base) and what is scored at it are one commit, even
+        if the ref moves in between (and git is asked once)."""
+        self._commits[rev] = sha
 
     def resolve_base(self, rev: str) -> str:
         """The commit a patch applies to, or the empty tree for ``HEAD`` in a repository
