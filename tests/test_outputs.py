@@ -127,6 +127,20 @@ def test_output_applies_to_the_format_without_a_path(repo: GitRepo, tmp_path: Pa
 # --------------------------------------------------------------------------- conventions
 
 
+def test_a_warning_filter_is_called_one_not_a_skip(repo: GitRepo, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    test = "import pytest\n\ndef test_w():\n    assert f() == 1\n"
+    repo.commit({"pytest.ini": "[pytest]\nfilterwarnings = error\n", "tests/test_w.py": test})
+    patch = tmp_path / "agent.patch"
+    patch.write_bytes(repo.diff({"tests/test_w.py": test.replace(
+        "def test_w", '@pytest.mark.filterwarnings("ignore")\ndef test_w')}))
+    assert main(_score(repo, patch, "--format", "concise")) == 2
+    assert [line for line in capsys.readouterr().out.splitlines() if line.startswith("tests/")] == [
+        "tests/test_w.py:3:1: PS201 warning filter added to tests/test_w.py::test_w: "
+        "pytest.mark.filterwarnings('ignore')"]
+
+
+
 def test_concise_is_one_line_per_finding(repo: GitRepo, tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     patch = _patch(repo, tmp_path)

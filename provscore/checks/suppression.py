@@ -45,6 +45,12 @@ def check_kinds(registry: Registry) -> None:
                          "list each in one rule's kinds", path=registry.source)
 
 
+def kind_name(kind: str) -> str:
+    """A suppression kind as a message says it: ``skip_mark`` → ``skip``,
+    ``warning_filter`` → ``warning filter``."""
+    return kind.removesuffix("_mark").replace("_", " ")
+
+
 @static_check("PS107", "PS201", "PS202", "PS203", "PS204", "PS206", "PS207")
 def suppression_added(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
     """Every suppression the patch added whose kind this rule reports."""
@@ -67,7 +73,7 @@ def suppression_added(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
         yield rule.finding(location=loc(s.path, s.line), node_id=s.node_id,
                            anchor=f"{rule.code}|{s.node_id}|{s.code}", action=action,
                            code=shown, target=s.node_id, kind=s.kind.value,
-                           detail=detail or s.kind.value)
+                           what=kind_name(s.kind.value), detail=detail or s.kind.value)
     if rule.code == "PS207":
         yield from report_constructs(rule, facts)
 
