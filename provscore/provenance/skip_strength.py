@@ -40,7 +40,9 @@ class _Form:
     extra: tuple[str, ...]  # positional arguments other than condition and reason
 
 
-def _form(code: str) -> _Form | None:
+def _form(code: str, kind: SuppressionKind | None = None) -> _Form | None:
+    """``kind``: a runtime ``pytest.xfail(reason)`` takes its reason first, where the mark
+    ``xfail(condition, reason=...)`` takes a condition."""
     try:
         tree = ast.parse(code.strip(), mode="exec")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -59,7 +61,7 @@ def _form(code: str) -> _Form | None:
     args = list(call.args) if call is not None else []
     keywords = {k.arg: ast.unparse(k.value) for k in call.keywords if k.arg} if call else {}
     condition = "True"
-    if name in _CONDITIONAL:
+    if name in _CONDITIONAL and not (name == "xfail" and kind is SuppressionKind.RUNTIME_SKIP):
         cond = keywords.pop("condition", None) or (ast.unparse(args.pop(0)) if args else None)
         if cond is not None:
             cond = _string_condition(cond)
@@ -75,7 +77,7 @@ def _form(code: str) -> _Form | None:
         features = joiner.join(f"connection.features.{a.value!s}" for a in args
                                if isinstance(a, ast.Constant))
         return _Form(name, f"not ({features})" if negated else features, {}, ())
-    elif name in _UNCONDITIONAL:
+    elif name in _UNCONDITIONAL or name == "xfail":
         if name not in ("importorskip",) and args:
             args.pop(0)  # the message
     else:
@@ -232,9 +234,9 @@ def compare_suppressions(pre: Suppression, post: Suppression, domains: Domains =
     if loaded is not None:
         return loaded
     if pre.kind is post.kind and pre.code == post.code and pre.guards != post.guards and \
-            _form(pre.code) is None:
+            _form(pre.code, pre.kind) is None:
         return _guards_verdict(pre, post, domains)
-    a, b = _form(pre.code), _form(post.code)
+    a, b = _form(pre.code, pre.kind), _form(post.code, post.kind)
     if a is None or b is None:
         return Modification.CHANGED, "changed"
     if a.name == b.name == "importorskip":  # the same module: its keywords are judged
