@@ -17,7 +17,7 @@ from provscore.evidence.constants import is_literal_code, normalize, parse_expr,
 from provscore.evidence.context import Context, Frame, RawItem
 from provscore.evidence.cst_names import dotted
 from provscore.evidence.inheritance import class_chain
-from provscore.evidence.inlining import substitute
+from provscore.evidence.inlining import named_fields, substitute
 from provscore.evidence.model import EvidenceKind, Shape
 from provscore.evidence.raised import RAISED
 from provscore.evidence.shapes import Shaper, assert_shape, operands_tautology
@@ -293,6 +293,11 @@ class Inliner:
         operands = tuple(substitute(o, table) for o in shape.operands) if table \
             else shape.operands
         subject = substitute(shape.subject, table) if table and shape.subject else shape.subject
+        if ")[" in code:  # `captured[0]` is `captured.out` (a named tuple's field)
+            fields = self.ctx.named_tuple
+            code = named_fields(code, fields)
+            operands = tuple(named_fields(o, fields) for o in operands)
+            subject = named_fields(subject, fields) if subject else subject
         if raw.kind is EvidenceKind.ASSERT and shape.op in _SYMMETRIC and len(operands) == 2:
             # `2 == value` is `value == 2`: the expected literal goes second.
             left, right = operands

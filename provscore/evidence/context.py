@@ -236,6 +236,13 @@ class Context:
         name = dotted(node)
         return self.aliases.resolve(name) if name else set()
 
+    def named_tuple(self, func: str) -> tuple[str, ...]:
+        """The fields of the named tuple a call of ``func`` (dotted, as written here)
+        returns ([evidence.named_tuples]); () when not known."""
+        found = {self.tables.named_tuples.get(q, ()) for q in self.aliases.resolve(func)}
+        found.discard(())
+        return found.pop() if len(found) == 1 else ()
+
 
 class Collector:
     """Base of every collector: one concern, ``visit_<Node>``/``leave_<Node>`` methods."""

@@ -4,6 +4,7 @@ provenance stage compares spellings with it without loading libcst)."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 
 class Substitute(ast.NodeTransformer):
@@ -52,4 +53,43 @@ def substitute(code: str, table: dict[str, str]) -> str:
             return ast.unparse(Substitute(table).visit(tree))
         except (ValueError, RecursionError):  # see constants.unparse: keep the code as written
             return code
+    return code
+
+
+class _NamedFields(ast.NodeTransformer):
+    """``f()[0]`` as ``f().first`` where ``f`` returns a named tuple."""
+
+    def __init__(self, fields_of: Callable[[str], tuple[str, ...]]) -> None:
+        self.fields_of = fields_of
+        self.changed = False
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        self.generic_visit(node)
+        index = node.slice
+        if isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Call) and \
+                isinstance(index, ast.Constant) and type(index.value) is int:
+            fields = self.fields_of(ast.unparse(node.value.func))
+            if -len(fields) <= index.value < len(fields):
+                self.changed = True
+                return ast.Attribute(value=node.value, attr=fields[index.value], ctx=ast.Load())
+        return node
+
+
+def named_fields(code: str, fields_of: Callable[[str], tuple[str, ...]]) -> str:
+    """``code`` with each constant index into a call returning a named tuple read as the
+    field's name (``capsys.readouterr()[0]`` is ``capsys.readouterr().out``); as written
+    when there is none."""
+    if "()[" not in code and ")[" not in code:
+        return code
+    for mode in ("eval", "exec"):
+        try:
+            tree = ast.parse(code, mode=mode)
+        except SyntaxError:
+            continue
+        fields = _NamedFields(fields_of)
+        try:
+            new = ast.unparse(fields.visit(tree))
+        except (ValueError, RecursionError):
+            return code
+        return new if fields.changed else code
     return code
