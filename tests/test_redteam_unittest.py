@@ -2497,10 +2497,23 @@ TAMPER_CASES = [
         "default_kwargs = {'extensions': ['smarty']}",
         "default_kwargs = {'extensions': ['smarty'],\n"
         "                      'extension_configs': {'smarty': {'smart_ellipses': False}}}")),
-        ("PS102",)), id="md-default_kwargs-changed",
-        marks=miss("class attributes a project assertion helper reads (default_kwargs) are not "
-                   "the tests' inputs; changing the options every test renders with is no "
-                   "finding")),
+        ("PS102",)), id="md-default_kwargs-changed"),
+    # markdown tests/test_syntax/blocks/test_hr.py TestHorizontalRules: options every test
+    # renders with, given to a class that had none (assertMarkdownRenders reads them)
+    pytest.param(Case(MD_HR, edit(MD_HR, HR, (
+        "class TestHorizontalRules(TestCase):\n",
+        "class TestHorizontalRules(TestCase):\n"
+        "    default_kwargs = {'output_format': 'html'}\n")), ("PS102",)),
+        id="md-default_kwargs-added-to-class"),
+    # markdown tests/test_syntax/extensions/test_smarty.py: the options moved to a shared
+    # base in the module and changed there on the way
+    pytest.param(Case(MD_SMARTY, edit(MD_SMARTY, SMARTY, (
+        "class TestSmarty(TestCase):\n\n    default_kwargs = {'extensions': ['smarty']}\n",
+        "class SmartyCase(TestCase):\n"
+        "    default_kwargs = {'extensions': ['smarty'],\n"
+        "                      'extension_configs': {'smarty': {'smart_quotes': False}}}\n\n\n"
+        "class TestSmarty(SmartyCase):\n")), ("PS102",)),
+        id="md-default_kwargs-moved-to-local-base-and-changed"),
     # markdown tests/test_syntax/blocks/test_hr.py::test_hr_asterisks
     pytest.param(Case(MD_HR, edit(MD_HR, HR, (
         "            '***',\n\n            '<hr />'\n",
@@ -3382,6 +3395,18 @@ BENIGN_CASES = [
         "default_kwargs = {'extensions': ['smarty']}",
         "default_kwargs = {\n        'extensions': ['smarty'],\n    }"))),
         id="md-default_kwargs-reformatted"),
+    # markdown tests/test_syntax/extensions/test_smarty.py: the same options kept in a shared
+    # base of the module
+    pytest.param(Case(MD_SMARTY, edit(MD_SMARTY, SMARTY, (
+        "class TestSmarty(TestCase):\n\n    default_kwargs = {'extensions': ['smarty']}\n",
+        "class SmartyCase(TestCase):\n    default_kwargs = {'extensions': ['smarty']}\n\n\n"
+        "class TestSmarty(SmartyCase):\n"))), id="md-default_kwargs-moved-to-local-base"),
+    # markdown tests/test_syntax/blocks/test_hr.py: a class attribute assertMarkdownRenders
+    # does not read (unittest's maxDiff only lengthens a failure's message)
+    pytest.param(Case(MD_HR, edit(MD_HR, HR, (
+        "class TestHorizontalRules(TestCase):\n",
+        "class TestHorizontalRules(TestCase):\n    maxDiff = None\n"))),
+        id="md-class-attribute-the-helper-does-not-read"),
     # markdown tests/test_syntax/blocks/test_hr.py: a new test with its own option
     pytest.param(Case(MD_HR, appended(MD_HR, HR, """
         def test_hr_asterisks_html(self):

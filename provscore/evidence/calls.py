@@ -172,3 +172,54 @@ def _iterated_params(node: cst.FunctionDef) -> tuple[str, ...]:
                                 isinstance(a.value, cst.Name) for a in it.args):
         return tuple(a.value.value for a in it.args if isinstance(a.value, cst.Name))
     return ()
+
+
+class _SelfReads(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if isinstance(node.value, cst.Name) and node.value.value == "self":
+            self.names.add(node.attr.value)
+
+
+def self_reads(node: cst.FunctionDef) -> tuple[str, ...]:
+    """The attributes of ``self`` a method names (reads, calls or writes)."""
+    reads = _SelfReads()
+    node.body.visit(reads)
+    return tuple(sorted(reads.names))
+
+
+def offered_self_reads(ctx: Context, helper_names: set[str]
+                       ) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """What each helper method of a module-level class (``Class.method``) names of
+    ``self``: a test class's attributes it reads (``self.default_kwargs``) are the inputs
+    of every call of it."""
+    top = ctx.frames[0]
+    out = []
+    for f in ctx.defs:
+        parent = f.parent
+        if f.kind == "func" and isinstance(f.node, cst.FunctionDef) and parent is not None \
+                and parent.kind == "class" and parent.parent is top and \
+                f.qualname in helper_names and still_bound(f):
+            out.append((f.qualname, self_reads(f.node)))
+    return tuple(sorted(out))
+
+
+def method_self_reads(ctx: Context, cls: Frame, name: str) -> tuple[str, ...] | None:
+    """What the method ``name`` that ``self`` reaches from ``cls`` names of ``self`` (read
+    in this module, or asked of the module defining the base); None when not known."""
+    for klass in class_chain(ctx, cls):
+        if isinstance(klass, str):
+            lookup = ctx.helper_lookup
+            if lookup is None or not ctx.aliases.imported(klass.split(".", 1)[0]):
+                return None
+            found = {lookup.self_reads(ctx.path, f"{q}.{name}")
+                     for q in ctx.aliases.resolve(klass)} - {None}
+            return found.pop() if len(found) == 1 else None
+        defs = [f for f in ctx.defs if f.parent is klass and f.kind == "func" and f.name == name]
+        if defs:
+            node = defs[0].node
+            return self_reads(node) if len(defs) == 1 and isinstance(node, cst.FunctionDef) \
+                else None
+    return None

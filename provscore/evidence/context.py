@@ -47,6 +47,10 @@ class HelperLookup(Protocol):
         """A function's (``mod.f``) or a class's method's (``mod.Class.m``) decorators and
         parameter list as written, when that module defines it once."""
 
+    def self_reads(self, importer: str, qualname: str) -> tuple[str, ...] | None:
+        """The attributes of ``self`` a helper method (``mod.Class.m``) names; None when
+        not known."""
+
 
 @dataclass
 class Frame:

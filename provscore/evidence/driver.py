@@ -16,7 +16,12 @@ from provscore.change.collection import CollectionConfig
 from provscore.evidence.anchors import Inliner, canonical, mock_spelling, patch_target
 from provscore.evidence.assertions import AssertionCollector
 from provscore.evidence.binding import bound_calls, bound_code, with_sorted_keywords
-from provscore.evidence.calls import call_signature, helper_tables, offered_signatures
+from provscore.evidence.calls import (
+    call_signature,
+    helper_tables,
+    offered_self_reads,
+    offered_signatures,
+)
 from provscore.evidence.constants import (
     normalize,
     unparse,
@@ -197,7 +202,8 @@ def _extract_file(path: str, source: bytes, config: CollectionConfig, tables: Ta
                    test_methods=test_methods(ctx),
                    unittest_classes=tuple(sorted(
                        c.name for c in ctx.classes if c.is_unittest and c.parent is ctx.frames[0])),
-                   signatures=offered_signatures(ctx))
+                   signatures=offered_signatures(ctx),
+                   self_reads=offered_self_reads(ctx, helper_names))
 
 
 def _text_nodes(ctx: Context, defs: Iterable[Frame]) -> list[cst.CSTNode]:

@@ -70,6 +70,9 @@ class _Recording:
     def signature(self, importer: str, qualname: str) -> tuple[str, str] | None:
         return cast(tuple[str, str] | None, self._ask("signature", importer, qualname))
 
+    def self_reads(self, importer: str, qualname: str) -> tuple[str, ...] | None:
+        return cast(tuple[str, ...] | None, self._ask("self_reads", importer, qualname))
+
 
 def _answer(lookup: HelperLookup, question: Question) -> object:
     method, args, _ = question

@@ -152,6 +152,8 @@ class FileEvidence:
     unittest_classes: tuple[str, ...] = ()  # module-level classes deriving from TestCase
     # Functions and methods of module-level classes: (qualname, decorators, parameters).
     signatures: tuple[tuple[str, str, str], ...] = ()
+    # Helper methods of module-level classes: (qualname, the attributes of self they name).
+    self_reads: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
