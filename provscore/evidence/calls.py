@@ -9,6 +9,7 @@ from provscore.evidence.context import Context, Frame, RawItem
 from provscore.evidence.inheritance import class_chain
 from provscore.evidence.model import EvidenceKind
 from provscore.evidence.scope import still_bound
+from provscore.evidence.tables import Tables
 
 
 def call_signature(ctx: Context, raw: RawItem) -> Signature | None:
@@ -223,3 +224,147 @@ def method_self_reads(ctx: Context, cls: Frame, name: str) -> tuple[str, ...] | 
             return self_reads(node) if len(defs) == 1 and isinstance(node, cst.FunctionDef) \
                 else None
     return None
+
+
+# Defaults of a parameter that, left at them, add no check (nothing to compare).
+EMPTY_DEFAULTS = frozenset({"None", "()", "{}", "[]"})
+
+
+class _Names(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+
+def _names(node: cst.CSTNode) -> set[str]:
+    found = _Names()
+    node.visit(found)
+    return found.names
+
+
+def _is_check(stmt: cst.BaseStatement, tables: Tables) -> bool:
+    """An assert statement, or a statement that only calls an assertion method."""
+    if not isinstance(stmt, cst.SimpleStatementLine):
+        return False
+    for small in stmt.body:
+        if isinstance(small, cst.Assert):
+            continue
+        call = small.value if isinstance(small, cst.Expr) else None
+        func = call.func if isinstance(call, cst.Call) else None
+        name = func.attr.value if isinstance(func, cst.Attribute) else \
+            func.value if isinstance(func, cst.Name) else None
+        if name is None or name not in tables.unittest_methods:
+            return False
+    return True
+
+
+def _only_checks(body: cst.BaseSuite, tables: Tables) -> bool:
+    return isinstance(body, cst.IndentedBlock) and bool(body.body) and \
+        all(_is_check(s, tables) for s in body.body)
+
+
+def _feeds_checks_only(stmt: cst.BaseStatement, name: str, tables: Tables) -> bool:
+    """Whether a statement naming parameter ``name`` uses it only to check more: a check,
+    a loop over it (or a condition on it) whose body only checks, or rebinding it to its
+    empty form (``expected = expected or {}``)."""
+    if _is_check(stmt, tables):
+        return True
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+        small = stmt.body[0]
+        return isinstance(small, cst.Assign) and len(small.targets) == 1 and \
+            isinstance(small.targets[0].target, cst.Name) and \
+            small.targets[0].target.value == name and _names(small.value) <= {name, "None"}
+    if isinstance(stmt, cst.For) and stmt.orelse is None:
+        return name not in _names(stmt.target) and _only_checks(stmt.body, tables)
+    if isinstance(stmt, cst.If) and stmt.orelse is None:
+        return _names(stmt.test) <= {name, "None"} and (
+            _only_checks(stmt.body, tables) or (
+                isinstance(stmt.body, cst.IndentedBlock) and
+                all(_feeds_checks_only(s, name, tables) for s in stmt.body.body)))
+    return False
+
+
+def check_only_params(node: cst.FunctionDef, tables: Tables) -> tuple[str, ...]:
+    """The parameters of a helper that only add checks (``expected_attrs=None``, each
+    pair then compared with assertEqual): at an empty default they check nothing, and
+    every statement naming them only checks more, so an argument given there where none
+    was is a stronger call."""
+    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+    out = []
+    for p in node.params.params:
+        default = p.default
+        if default is None or cst.Module(body=[]).code_for_node(default) not in EMPTY_DEFAULTS:
+            continue
+        name = p.name.value
+        naming = [s for s in body if name in _names(s)]
+        if naming and all(_feeds_checks_only(s, name, tables) for s in naming):
+            out.append(name)
+    return tuple(out)
+
+
+def offered_check_params(ctx: Context, helper_names: set[str]
+                         ) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each helper function or method of a module-level class with parameters that only
+    add checks, for the modules that call it."""
+    top = ctx.frames[0]
+    out = []
+    for f in ctx.defs:
+        parent = f.parent
+        if f.kind != "func" or not isinstance(f.node, cst.FunctionDef) or parent is None or \
+                f.qualname not in helper_names or not still_bound(f) or not (
+                    parent is top or (parent.kind == "class" and parent.parent is top)):
+            continue
+        params = check_only_params(f.node, ctx.tables)
+        if params:
+            out.append((f.qualname, params))
+    return tuple(sorted(out))
+
+
+def helper_check_args(ctx: Context, raw: RawItem) -> tuple[int, ...]:
+    """Operand positions (as the call binds) of the called helper's parameters that only
+    add checks; () when there are none or the helper is not known."""
+    if raw.kind is not EvidenceKind.HELPER_CALL or not isinstance(raw.node, cst.Call):
+        return ()
+    params = _check_params_of(ctx, raw)
+    sig = call_signature(ctx, raw) if params else None
+    if sig is None:
+        return ()
+    positional = [p.name for p in sig.params if p.positional]
+    return tuple(sorted(positional.index(n) for n in params if n in positional))
+
+
+def _check_params_of(ctx: Context, raw: RawItem) -> tuple[str, ...]:
+    func = raw.node.func if isinstance(raw.node, cst.Call) else None
+    if isinstance(func, cst.Name):
+        found = [f for f in ctx.defs if f.kind == "func" and f.name == func.value and
+                 f.parent is ctx.frames[0]]
+        if found:
+            node = found[0].node
+            return check_only_params(node, ctx.tables) if len(found) == 1 and \
+                isinstance(node, cst.FunctionDef) and not node.decorators else ()
+        lookup = ctx.helper_lookup
+        if lookup is None or not ctx.aliases.imported(func.value):
+            return ()
+        answers = {lookup.check_params(ctx.path, q) for q in ctx.aliases.resolve(func.value)}
+        return answers.pop() if len(answers) == 1 else ()
+    if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name) or \
+            func.value.value != "self":
+        return ()
+    cls = _enclosing_class(raw.frame)
+    for klass in class_chain(ctx, cls) if cls is not None else ():
+        if isinstance(klass, str):
+            lookup = ctx.helper_lookup
+            if lookup is None or not ctx.aliases.imported(klass.split(".", 1)[0]):
+                return ()
+            answers = {lookup.check_params(ctx.path, f"{q}.{func.attr.value}")
+                       for q in ctx.aliases.resolve(klass)}
+            return answers.pop() if len(answers) == 1 else ()
+        defs = [f for f in ctx.defs if f.parent is klass and f.kind == "func" and
+                f.name == func.attr.value]
+        if defs:
+            node = defs[0].node
+            return check_only_params(node, ctx.tables) if len(defs) == 1 and \
+                isinstance(node, cst.FunctionDef) and not node.decorators else ()
+    return ()

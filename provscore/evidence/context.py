@@ -51,6 +51,10 @@ class HelperLookup(Protocol):
         """The attributes of ``self`` a helper method (``mod.Class.m``) names; None when
         not known."""
 
+    def check_params(self, importer: str, qualname: str) -> tuple[str, ...]:
+        """The parameters of a helper (``mod.f`` or ``mod.Class.m``) that only add checks
+        (evidence/calls.py check_only_params)."""
+
 
 @dataclass
 class Frame:
