@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 
 from provscore.evidence.binding import Signature
@@ -221,8 +223,8 @@ def method_self_reads(ctx: Context, cls: Frame, name: str) -> tuple[str, ...] | 
         defs = [f for f in ctx.defs if f.parent is klass and f.kind == "func" and f.name == name]
         if defs:
             node = defs[0].node
-            return self_reads(node) if len(defs) == 1 and isinstance(node, cst.FunctionDef) \
-                else None
+            return _memo(ctx, node, "self", self_reads) \
+                if len(defs) == 1 and isinstance(node, cst.FunctionDef) else None
     return None
 
 
@@ -342,8 +344,9 @@ def _check_params_of(ctx: Context, raw: RawItem) -> tuple[str, ...]:
                  f.parent is ctx.frames[0]]
         if found:
             node = found[0].node
-            return check_only_params(node, ctx.tables) if len(found) == 1 and \
-                isinstance(node, cst.FunctionDef) and not node.decorators else ()
+            return _memo(ctx, node, "checks", lambda n: check_only_params(n, ctx.tables)) \
+                if len(found) == 1 and isinstance(node, cst.FunctionDef) and \
+                not node.decorators else ()
         lookup = ctx.helper_lookup
         if lookup is None or not ctx.aliases.imported(func.value):
             return ()
@@ -365,6 +368,15 @@ def _check_params_of(ctx: Context, raw: RawItem) -> tuple[str, ...]:
                 f.name == func.attr.value]
         if defs:
             node = defs[0].node
-            return check_only_params(node, ctx.tables) if len(defs) == 1 and \
-                isinstance(node, cst.FunctionDef) and not node.decorators else ()
+            return _memo(ctx, node, "checks", lambda n: check_only_params(n, ctx.tables)) \
+                if len(defs) == 1 and isinstance(node, cst.FunctionDef) and \
+                not node.decorators else ()
     return ()
+
+
+def _memo(ctx: Context, node: cst.FunctionDef, what: str,
+          read: Callable[[cst.FunctionDef], tuple[str, ...]]) -> tuple[str, ...]:
+    key = (id(node), what)  # the module holds every def while the context lives
+    if key not in ctx.def_facts:
+        ctx.def_facts[key] = read(node)
+    return ctx.def_facts[key]

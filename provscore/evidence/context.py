@@ -160,6 +160,9 @@ class Context:
         # Attribute names assigned anywhere (`self.NUMS = ...`): such a class attribute
         # may not be what a test reads, so it is not inlined.
         self.attribute_writes: set[str] = set()
+        # What a helper def of this module names of self, and its parameters that only add
+        # checks (evidence/calls.py), by id of the def: read once however often it is called.
+        self.def_facts: dict[tuple[int, str], tuple[str, ...]] = {}
 
     def guards(self) -> tuple[tuple[cst.CSTNode, bool], ...]:
         """Conditions inside the enclosing test function (not module-level ones)."""

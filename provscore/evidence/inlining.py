@@ -65,14 +65,23 @@ class _NamedFields(ast.NodeTransformer):
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
         self.generic_visit(node)
-        index = node.slice
+        index = _int_constant(node.slice)
         if isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Call) and \
-                isinstance(index, ast.Constant) and type(index.value) is int:
+                index is not None:
             fields = self.fields_of(ast.unparse(node.value.func))
-            if -len(fields) <= index.value < len(fields):
+            if -len(fields) <= index < len(fields):
                 self.changed = True
-                return ast.Attribute(value=node.value, attr=fields[index.value], ctx=ast.Load())
+                return ast.Attribute(value=node.value, attr=fields[index], ctx=ast.Load())
         return node
+
+
+def _int_constant(node: ast.expr) -> int | None:
+    """``0``, ``-1``: an index written as an integer literal."""
+    negated = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+    value = node.operand if isinstance(node, ast.UnaryOp) and negated else node
+    if isinstance(value, ast.Constant) and type(value.value) is int:
+        return -value.value if negated else value.value
+    return None
 
 
 def named_fields(code: str, fields_of: Callable[[str], tuple[str, ...]]) -> str:
