@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 import libcst as cst
 
@@ -35,6 +36,7 @@ def call_signature(ctx: Context, raw: RawItem) -> Signature | None:
     return None
 
 
+_T = TypeVar("_T")
 DefText = tuple[str, str]  # (its decorators, its parameter list), as written
 
 
@@ -57,19 +59,35 @@ def _function(ctx: Context, name: str) -> DefText | None:
 
 
 def _method(ctx: Context, cls: Frame, name: str) -> DefText | None:
+    target = reached_method(ctx, cls, name)
+    if isinstance(target, Frame):
+        return _own(ctx, target)
+    if target is None or ctx.helper_lookup is None:
+        return None
+    lookup = ctx.helper_lookup
+    return _one({lookup.signature(ctx.path, q) for q in target})
+
+
+def reached_method(ctx: Context, cls: Frame, name: str) -> Frame | frozenset[str] | None:
+    """The method ``self.name`` reaches from ``cls``: its def in this module, or the
+    qualified names it may have in the module that defines a base from elsewhere (asked of
+    the helper lookup); None when it is not known (none, or defined twice in one class)."""
     for klass in class_chain(ctx, cls):
         if isinstance(klass, str):  # a base from elsewhere: read there, or unknown
-            lookup = ctx.helper_lookup
-            if lookup is None or not ctx.aliases.imported(klass.split(".", 1)[0]):
+            if ctx.helper_lookup is None or not ctx.aliases.imported(klass.split(".", 1)[0]):
                 return None
-            texts = {lookup.signature(ctx.path, f"{q}.{name}")
-                     for q in ctx.aliases.resolve(klass)} - {None}
-            return texts.pop() if len(texts) == 1 else None
+            return frozenset(f"{q}.{name}" for q in ctx.aliases.resolve(klass))
         found = [f for f in ctx.defs if f.parent is klass and f.kind == "func" and
                  f.name == name]
         if found:
-            return _own(ctx, found[0]) if len(found) == 1 else None
+            return found[0] if len(found) == 1 else None
     return None
+
+
+def _one(answers: set[_T]) -> _T | None:
+    """The one answer every reading gives (None when they disagree or none is known)."""
+    answers.discard(None)
+    return answers.pop() if len(answers) == 1 else None
 
 
 def _own(ctx: Context, target: Frame) -> DefText | None:
@@ -212,20 +230,15 @@ def offered_self_reads(ctx: Context, helper_names: set[str]
 def method_self_reads(ctx: Context, cls: Frame, name: str) -> tuple[str, ...] | None:
     """What the method ``name`` that ``self`` reaches from ``cls`` names of ``self`` (read
     in this module, or asked of the module defining the base); None when not known."""
-    for klass in class_chain(ctx, cls):
-        if isinstance(klass, str):
-            lookup = ctx.helper_lookup
-            if lookup is None or not ctx.aliases.imported(klass.split(".", 1)[0]):
-                return None
-            found = {lookup.self_reads(ctx.path, f"{q}.{name}")
-                     for q in ctx.aliases.resolve(klass)} - {None}
-            return found.pop() if len(found) == 1 else None
-        defs = [f for f in ctx.defs if f.parent is klass and f.kind == "func" and f.name == name]
-        if defs:
-            node = defs[0].node
-            return _memo(ctx, node, "self", self_reads) \
-                if len(defs) == 1 and isinstance(node, cst.FunctionDef) else None
-    return None
+    target = reached_method(ctx, cls, name)
+    if isinstance(target, Frame):
+        node = target.node
+        return _memo(ctx, node, "self", self_reads) if isinstance(node, cst.FunctionDef) \
+            else None
+    if target is None or ctx.helper_lookup is None:
+        return None
+    lookup = ctx.helper_lookup
+    return _one({lookup.self_reads(ctx.path, q) for q in target})
 
 
 # Defaults of a parameter that, left at them, add no check (nothing to compare).
@@ -350,28 +363,21 @@ def _check_params_of(ctx: Context, raw: RawItem) -> tuple[str, ...]:
         lookup = ctx.helper_lookup
         if lookup is None or not ctx.aliases.imported(func.value):
             return ()
-        answers = {lookup.check_params(ctx.path, q) for q in ctx.aliases.resolve(func.value)}
-        return answers.pop() if len(answers) == 1 else ()
+        return _one({lookup.check_params(ctx.path, q)
+                     for q in ctx.aliases.resolve(func.value)}) or ()
     if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name) or \
             func.value.value != "self":
         return ()
     cls = _enclosing_class(raw.frame)
-    for klass in class_chain(ctx, cls) if cls is not None else ():
-        if isinstance(klass, str):
-            lookup = ctx.helper_lookup
-            if lookup is None or not ctx.aliases.imported(klass.split(".", 1)[0]):
-                return ()
-            answers = {lookup.check_params(ctx.path, f"{q}.{func.attr.value}")
-                       for q in ctx.aliases.resolve(klass)}
-            return answers.pop() if len(answers) == 1 else ()
-        defs = [f for f in ctx.defs if f.parent is klass and f.kind == "func" and
-                f.name == func.attr.value]
-        if defs:
-            node = defs[0].node
-            return _memo(ctx, node, "checks", lambda n: check_only_params(n, ctx.tables)) \
-                if len(defs) == 1 and isinstance(node, cst.FunctionDef) and \
-                not node.decorators else ()
-    return ()
+    target = reached_method(ctx, cls, func.attr.value) if cls is not None else None
+    if isinstance(target, Frame):
+        node = target.node
+        return _memo(ctx, node, "checks", lambda n: check_only_params(n, ctx.tables)) \
+            if isinstance(node, cst.FunctionDef) and not node.decorators else ()
+    if target is None or ctx.helper_lookup is None:
+        return ()
+    lookup = ctx.helper_lookup
+    return _one({lookup.check_params(ctx.path, q) for q in target}) or ()
 
 
 def _memo(ctx: Context, node: cst.FunctionDef, what: str,

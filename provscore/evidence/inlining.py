@@ -44,13 +44,19 @@ class Substitute(ast.NodeTransformer):
 def substitute(code: str, table: dict[str, str]) -> str:
     if not any(name.removesuffix("()").rpartition(".")[2] in code for name in table):
         return code
+    return _rewritten(code, Substitute(table))
+
+
+def _rewritten(code: str, transformer: ast.NodeTransformer) -> str:
+    """``code`` (an expression or statements) through ``transformer``; as written when it
+    does not parse or unparse."""
     for mode in ("eval", "exec"):
         try:
             tree = ast.parse(code, mode=mode)
         except SyntaxError:
             continue
         try:
-            return ast.unparse(Substitute(table).visit(tree))
+            return ast.unparse(transformer.visit(tree))
         except (ValueError, RecursionError):  # see constants.unparse: keep the code as written
             return code
     return code
@@ -88,17 +94,8 @@ def named_fields(code: str, fields_of: Callable[[str], tuple[str, ...]]) -> str:
     """``code`` with each constant index into a call returning a named tuple read as the
     field's name (``capsys.readouterr()[0]`` is ``capsys.readouterr().out``); as written
     when there is none."""
-    if "()[" not in code and ")[" not in code:
+    if ")[" not in code:
         return code
-    for mode in ("eval", "exec"):
-        try:
-            tree = ast.parse(code, mode=mode)
-        except SyntaxError:
-            continue
-        fields = _NamedFields(fields_of)
-        try:
-            new = ast.unparse(fields.visit(tree))
-        except (ValueError, RecursionError):
-            return code
-        return new if fields.changed else code
-    return code
+    fields = _NamedFields(fields_of)
+    new = _rewritten(code, fields)
+    return new if fields.changed else code
