@@ -340,14 +340,11 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
     if verdict is None and a.op == b.op and a.operands == b.operands and \
             a.keywords != b.keywords and _checked(a, strength) == _checked(b, strength):
         return None, "only what a failure reports changed"
-    checks_given = _check_args_verdict(a, b)
-    if checks_given is not None:
-        return checks_given
     if a.op == b.op and a.operands != b.operands:
         if pre.kind is EvidenceKind.RAISES and post.kind is EvidenceKind.RAISES and \
                 set(b.operands) < set(a.operands):
             return Modification.STRENGTHENED, "fewer exception types accepted"
-        rows = _table_verdict(a, b)
+        rows = _check_args_verdict(a, b) or _table_verdict(a, b)
         if rows is not None:
             return rows
         if len(a.operands) == len(b.operands):
