@@ -263,6 +263,7 @@ def _patch_lock(oracle_dir: Path | None, contract: Contract,
 def corpus_digest_of(repo_dir: Path, base: str, oracle_dir: str | None,
                      python: str | None) -> str:
     """``provscore run --digest-only``: the corpus digest a run at ``base`` would record."""
+    from provscore.change.collection import base_test_dirs
     from provscore.change.runner_config import CONFIG_FILES, COVERAGE_FILES, read_runner_config
     from provscore.change.runners import RUNNER_SCRIPTS
     from provscore.oracle.contract import load_oracle_contract
@@ -276,10 +277,13 @@ def corpus_digest_of(repo_dir: Path, base: str, oracle_dir: str | None,
     wanted = (*CONFIG_FILES, *COVERAGE_FILES, *RUNNER_SCRIPTS)
     runner = read_runner_config((), repo.read_blobs(base_sha, wanted),
                                 Session.load().option_effects)
+    # Where base's tests are, as read_change reads it: which files are runner channels.
+    collection = replace(runner.collection,
+                         test_dirs=base_test_dirs(repo.tree(base_sha), runner.collection))
     with tempfile.TemporaryDirectory(prefix="provscore-digest-") as tmp:
         interp = probe(resolve_python(python), cwd=Path(tmp),
                        lock_hash=lock_hash(repo, base_sha, contract.lock_files))
-    return corpus_digest(repo, base_sha, config=runner.collection, options=runner.base,
+    return corpus_digest(repo, base_sha, config=collection, options=runner.base,
                          lock_files=contract.lock_files, fixture_roots=contract.fixture_roots,
                          oracle_prefixes=oracle_prefixes(repo.top, oracle),
                          python=interp.fingerprint.python)

@@ -140,6 +140,12 @@ def test_a_kept_image_is_reused_only_when_every_lookup_answer_is_the_same() -> N
         def signature(self, importer: str, qualname: str) -> tuple[str, str] | None:
             return None
 
+        def self_reads(self, importer: str, qualname: str) -> tuple[str, ...] | None:
+            return None
+
+        def check_params(self, importer: str, qualname: str) -> tuple[str, ...]:
+            return ()
+
     def classify(lookup: Lookup) -> tuple[str, ...]:
         ev = memo.classified("tests/test_mod.py", source, True, False, config, lookup,
                              lambda rec: extract("tests/test_mod.py", source, config,

@@ -1720,6 +1720,18 @@ TAMPER_CASES = [
         '    [(out, err), _] = [("Password:\\ninterrupted\\n", ""), capsys.readouterr()]\n'
         '    assert out == "Password:\\ninterrupted\\n"\n')), ("PS102", "PS104"),
         "ck-capsys-output-replaced-nested-list-unpacking"),
+    # click tests/test_utils.py::test_echo_with_capsys: the unpacked names swapped, so the
+    # unchanged `assert out == ...` now reads stderr (readouterr() is the named tuple out, err)
+    tamper(CK, edit(CK, "tests/test_utils.py", (
+        '    out, err = capsys.readouterr()\n    assert out == "Capture me.\\n"\n',
+        '    err, out = capsys.readouterr()\n    assert out == "Capture me.\\n"\n')),
+        ("PS102",), "ck-capsys-unpacked-names-swapped"),
+    # click tests/test_utils.py::test_prompts_abort: the named tuple indexed at the other field
+    tamper(CK, edit(CK, "tests/test_utils.py", (
+        '    out, err = capsys.readouterr()\n    assert out == "Password:\\ninterrupted\\n"\n',
+        '    captured = capsys.readouterr()\n'
+        '    assert captured[1] == "Password:\\ninterrupted\\n"\n')),
+        ("PS102",), "ck-capsys-readouterr-indexed-at-err"),
     # attrs tests/test_make.py::test_repr_fake_qualname: deprecated_call loses its match=
     tamper(AT, edit(AT, "tests/test_make.py", (
         'with pytest.deprecated_call(match="The `repr_ns` argument"):',
@@ -2137,12 +2149,18 @@ BENIGN_CASES = [
     honest(CK, edit(CK, "tests/test_utils.py", (
         '    out, err = capsys.readouterr()\n    assert out == "Capture me.\\n"\n',
         '    captured = capsys.readouterr()\n    assert captured.out == "Capture me.\\n"\n')),
-        "ck-capsys-readouterr-named-field",
-        marks=false_positive("`out, err = capsys.readouterr(); assert out == ...` -> `captured = "
-                             "capsys.readouterr(); assert captured.out == ...` is the same check "
-                             "(readouterr() returns a named tuple (out, err)), but PS102 'checked "
-                             "expression changed': tuple unpacking and attribute access are not "
-                             "normalised")),
+        "ck-capsys-readouterr-named-field"),
+    # click tests/test_utils.py::test_echo_with_capsys: the named tuple indexed (0 is out)
+    honest(CK, edit(CK, "tests/test_utils.py", (
+        '    out, err = capsys.readouterr()\n    assert out == "Capture me.\\n"\n',
+        '    captured = capsys.readouterr()\n    assert captured[0] == "Capture me.\\n"\n')),
+        "ck-capsys-readouterr-indexed-field"),
+    # click tests/test_utils.py::test_prompts_abort: captured first, unpacked from the local
+    honest(CK, edit(CK, "tests/test_utils.py", (
+        '    out, err = capsys.readouterr()\n    assert out == "Password:\\ninterrupted\\n"\n',
+        '    captured = capsys.readouterr()\n    stdout, _stderr = captured\n'
+        '    assert stdout == "Password:\\ninterrupted\\n"\n')),
+        "ck-capsys-readouterr-unpacked-from-local"),
     # attrs tests/test_make.py::test_repr_fake_qualname: deprecated_call (Deprecation-,
     # PendingDeprecation- or FutureWarning) narrowed to pytest.warns(DeprecationWarning)
     honest(AT, edit(AT, "tests/test_make.py", (

@@ -29,7 +29,6 @@ from adversarial_support import (
     case_scorer,
     describe,
     edit,
-    false_positive,
     miss,
     py,
     rejects,
@@ -1055,6 +1054,34 @@ MD_TOC = markdown_suite(TOC, py("""
 # the same test without its expected_attrs argument
 MD_TOC_NO_ATTRS = {**MD_TOC, TOC: text_of(MD_TOC, TOC)[:text_of(MD_TOC, TOC).index(
     "            ),\n            expected_attrs")] + "            )\n        )\n"}
+
+# a markdown test module with its own helpers: one whose last parameter only adds checks,
+# one whose last parameter is the renderer's options
+LOCAL = "tests/test_syntax/blocks/test_local_helpers.py"
+MD_LOCAL = markdown_suite(LOCAL, py("""
+    from markdown import markdown
+
+
+    def check_rendered(source, expected, fragments=None):
+        output = markdown(source)
+        assert output == expected
+        if fragments is not None:
+            for fragment in fragments:
+                assert fragment in output
+
+
+    def check_rendered_with(source, expected, options=None):
+        output = markdown(source, **(options or {}))
+        assert output == expected
+
+
+    def test_emphasis():
+        check_rendered('*a*', '<p><em>a</em></p>')
+
+
+    def test_hr():
+        check_rendered_with('***', '<hr />')
+    """))
 
 # markdown tests/test_syntax/extensions/test_smarty.py (TestSmarty, trimmed)
 SMARTY = "tests/test_syntax/extensions/test_smarty.py"
@@ -2497,10 +2524,41 @@ TAMPER_CASES = [
         "default_kwargs = {'extensions': ['smarty']}",
         "default_kwargs = {'extensions': ['smarty'],\n"
         "                      'extension_configs': {'smarty': {'smart_ellipses': False}}}")),
-        ("PS102",)), id="md-default_kwargs-changed",
-        marks=miss("class attributes a project assertion helper reads (default_kwargs) are not "
-                   "the tests' inputs; changing the options every test renders with is no "
-                   "finding")),
+        ("PS102",)), id="md-default_kwargs-changed"),
+    # markdown tests/test_syntax/blocks/test_hr.py TestHorizontalRules: options every test
+    # renders with, given to a class that had none (assertMarkdownRenders reads them)
+    pytest.param(Case(MD_HR, edit(MD_HR, HR, (
+        "class TestHorizontalRules(TestCase):\n",
+        "class TestHorizontalRules(TestCase):\n"
+        "    default_kwargs = {'output_format': 'html'}\n")), ("PS102",)),
+        id="md-default_kwargs-added-to-class"),
+    # markdown tests/test_syntax/extensions/test_smarty.py: the options moved to a shared
+    # base in the module and changed there on the way
+    pytest.param(Case(MD_SMARTY, edit(MD_SMARTY, SMARTY, (
+        "class TestSmarty(TestCase):\n\n    default_kwargs = {'extensions': ['smarty']}\n",
+        "class SmartyCase(TestCase):\n"
+        "    default_kwargs = {'extensions': ['smarty'],\n"
+        "                      'extension_configs': {'smarty': {'smart_quotes': False}}}\n\n\n"
+        "class TestSmarty(SmartyCase):\n")), ("PS102",)),
+        id="md-default_kwargs-moved-to-local-base-and-changed"),
+    # a helper of the test module gains an argument that changes what it renders (its
+    # parameter feeds the renderer, not a check)
+    pytest.param(Case(MD_LOCAL, edit(MD_LOCAL, LOCAL, (
+        "check_rendered_with('***', '<hr />')",
+        "check_rendered_with('***', '<hr />', {'output_format': 'xhtml'})")), ("PS102",)),
+        id="md-local-helper-input-argument-added"),
+    # the checking argument given while the expected output is rewritten
+    pytest.param(Case(MD_LOCAL, edit(MD_LOCAL, LOCAL, (
+        "check_rendered('*a*', '<p><em>a</em></p>')",
+        "check_rendered('*a*', '<p>*a*</p>', ['<p>'])")), ("PS102",)),
+        id="md-local-helper-checking-argument-added-expected-rewritten"),
+    # markdown/test_tools.py TestCase.assertMarkdownRenders' checking parameter read by the
+    # renderer too: an argument given there is no longer only a check
+    pytest.param(Case(MD_TOC_NO_ATTRS, {**edit(MD_TOC_NO_ATTRS, TOOLS, (
+        "        md = Markdown(**kws)\n",
+        "        kws.update(expected_attrs)\n        md = Markdown(**kws)\n")),
+        TOC: MD_TOC[TOC]}, ("PS102", "PS105")),
+        id="md-expected_attrs-added-while-helper-renders-with-it"),
     # markdown tests/test_syntax/blocks/test_hr.py::test_hr_asterisks
     pytest.param(Case(MD_HR, edit(MD_HR, HR, (
         "            '***',\n\n            '<hr />'\n",
@@ -3382,6 +3440,18 @@ BENIGN_CASES = [
         "default_kwargs = {'extensions': ['smarty']}",
         "default_kwargs = {\n        'extensions': ['smarty'],\n    }"))),
         id="md-default_kwargs-reformatted"),
+    # markdown tests/test_syntax/extensions/test_smarty.py: the same options kept in a shared
+    # base of the module
+    pytest.param(Case(MD_SMARTY, edit(MD_SMARTY, SMARTY, (
+        "class TestSmarty(TestCase):\n\n    default_kwargs = {'extensions': ['smarty']}\n",
+        "class SmartyCase(TestCase):\n    default_kwargs = {'extensions': ['smarty']}\n\n\n"
+        "class TestSmarty(SmartyCase):\n"))), id="md-default_kwargs-moved-to-local-base"),
+    # markdown tests/test_syntax/blocks/test_hr.py: a class attribute assertMarkdownRenders
+    # does not read (unittest's maxDiff only lengthens a failure's message)
+    pytest.param(Case(MD_HR, edit(MD_HR, HR, (
+        "class TestHorizontalRules(TestCase):\n",
+        "class TestHorizontalRules(TestCase):\n    maxDiff = None\n"))),
+        id="md-class-attribute-the-helper-does-not-read"),
     # markdown tests/test_syntax/blocks/test_hr.py: a new test with its own option
     pytest.param(Case(MD_HR, appended(MD_HR, HR, """
         def test_hr_asterisks_html(self):
@@ -3412,9 +3482,12 @@ BENIGN_CASES = [
         "            '***',\n\n            '<hr />'\n        )",
         "        self.assertMarkdownRenders('***', '<hr />')"))), id="md-call-on-one-line"),
     # markdown tests/test_syntax/extensions/test_toc.py::testNoTOCMarker (expected_attrs added)
-    pytest.param(Case(MD_TOC_NO_ATTRS, {TOC: MD_TOC[TOC]}), id="md-expected_attrs-added",
-        marks=false_positive("a helper call gaining a checking argument (expected_attrs) is "
-                             "read as weakened (PS102), not stronger")),
+    pytest.param(Case(MD_TOC_NO_ATTRS, {TOC: MD_TOC[TOC]}), id="md-expected_attrs-added"),
+    # the same through a helper of the test module (a parameter read only by checks)
+    pytest.param(Case(MD_LOCAL, edit(MD_LOCAL, LOCAL, (
+        "check_rendered('*a*', '<p><em>a</em></p>')",
+        "check_rendered('*a*', '<p><em>a</em></p>', ['<em>'])"))),
+        id="md-local-helper-checking-argument-added"),
     # markdown tests/basic/: a new legacy pair is a new test
     pytest.param(Case(MD_LEGACY, {"tests/basic/angle-links-and-img.txt":
                                   "<simple link> and <http://example.com>\n",

@@ -24,6 +24,8 @@ class _ModuleOffer:
     test_methods: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     unittest_classes: frozenset[str] = frozenset()
     signatures: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    self_reads: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    check_params: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 class HelperIndex:
@@ -64,7 +66,8 @@ class HelperIndex:
                     dict(ev.skip_helpers), frozenset(ev.transparent),
                     frozenset(ev.transparent_factories), dict(ev.test_methods),
                     frozenset(ev.unittest_classes),
-                    {q: (decorators, params) for q, decorators, params in ev.signatures})
+                    {q: (decorators, params) for q, decorators, params in ev.signatures},
+                    dict(ev.self_reads), dict(ev.check_params))
         return self._cache[path]
 
     def _resolve(self, importer: str, qualname: str) -> tuple[_ModuleOffer, str] | None:
@@ -111,6 +114,22 @@ class HelperIndex:
             if found is not None:
                 return found[0].signatures.get(member)
         return None
+
+    def self_reads(self, importer: str, qualname: str) -> tuple[str, ...] | None:
+        for module, member in _splits(qualname):  # "mod.Class.m"
+            if "." not in member:
+                continue
+            found = self._resolve(importer, f"{module}.{member.split('.', 1)[0]}")
+            if found is not None:
+                return found[0].self_reads.get(member)
+        return None
+
+    def check_params(self, importer: str, qualname: str) -> tuple[str, ...]:
+        for module, member in _splits(qualname):  # "mod.f" or "mod.Class.m"
+            found = self._resolve(importer, f"{module}.{member.split('.', 1)[0]}")
+            if found is not None:
+                return found[0].check_params.get(member, ())
+        return ()
 
     def transparent(self, importer: str, qualname: str, factory: bool) -> bool:
         found = self._resolve(importer, qualname)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+import posixpath
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 
 @functools.lru_cache(maxsize=512)
@@ -54,6 +55,11 @@ class CollectionConfig:
     # The warning categories base's filterwarnings / -W make errors (change/warning_filters.py):
     # a filterwarnings mark that ignores one of them lets a failing test pass.
     warning_errors: tuple[str, ...] = ()
+    # Where base's tests live: each directory holding a base test file or conftest.py (None:
+    # not known). A project configuration file (setup.cfg, pytest.ini, ...) is read by where
+    # it lies: one outside all of them (a nested example project's) configures no test.
+    # Not compared: what a file's evidence is does not depend on it (evidence/memo.py).
+    test_dirs: tuple[str, ...] | None = field(default=None, compare=False)
 
     def is_collected(self, path: str) -> bool:
         """Whether this file holds tests pytest (with base's configuration) collects.
@@ -77,6 +83,17 @@ class CollectionConfig:
             fnmatch.fnmatch(path, tp) or path.startswith(tp.rstrip("/") + "/") or path == tp
             for tp in self.testpaths)
 
+    def configures_tests(self, directory: str) -> bool:
+        """Whether a project configuration file in ``directory`` (``""``: the repository's
+        root) can apply to base's tests. pytest reads the one it finds from the tests it is
+        given upward, tox and pip the one where they run: the root, or a directory that
+        holds (below it, or in it) tests or a ``testpaths`` entry. True when the test
+        locations are not known."""
+        if not directory or self.test_dirs is None:
+            return True
+        return any(d == directory or d.startswith(directory + "/") for d in self.test_dirs) \
+            or any(_may_hold(directory, tp) for tp in self.testpaths)
+
     def is_test_file(self, path: str) -> bool:
         with_dir, by_name = _by_dir_and_name(self.python_files)
         return bool(any_glob(by_name + self.unittest_files).match(path.rsplit("/", 1)[-1])
@@ -97,3 +114,22 @@ class CollectionConfig:
 
     def is_test_function(self, name: str) -> bool:
         return self._name_matches(name, self.python_functions)
+
+
+def _may_hold(directory: str, testpath: str) -> bool:
+    """Whether ``directory`` is, or is above, a directory the ``testpaths`` entry (a glob)
+    can name."""
+    parts = [p for p in posixpath.normpath(testpath).strip("/").split("/") if p != "."]
+    if "**" in parts:
+        return True
+    dirs = directory.split("/")
+    return len(dirs) <= len(parts) and all(
+        fnmatch.fnmatch(d, p) for d, p in zip(dirs, parts[:len(dirs)], strict=True))
+
+
+def base_test_dirs(paths: Iterable[str], config: CollectionConfig) -> tuple[str, ...]:
+    """The directories of base holding a test file or a conftest.py (``""``: the root)."""
+    dirs = {path.rpartition("/")[0] for path in paths
+            if path.endswith(".py") and (config.is_test_file(path) or
+                                         path.rpartition("/")[2] == "conftest.py")}
+    return tuple(sorted(dirs))

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from provscore.change.applied import GitChange, State, apply_change, commits_change, disagreements
+from provscore.change.collection import base_test_dirs
 from provscore.change.diff import (
     ChangeSet,
     DiffParseError,
@@ -115,6 +116,8 @@ def read_change(repo: Repo, base_sha: str, head_sha: str | None, diff: bytes,
             and not any(c.binary for c in changes.files):
         empty = "git applies the diff and no file changes"
     runner = read_runner_config(files, base_blobs, effects)
+    runner = replace(runner, collection=replace(
+        runner.collection, test_dirs=base_test_dirs(base, runner.collection)))
     return Change(base_sha, head_sha, origin, changes, files, tuple(failures), runner,
                   post_images=post_images, nothing_to_score=empty,
                   undiscovered=_undiscovered(repo, base_sha, changes, post_images, runner))

@@ -49,6 +49,11 @@ ORACLE_NAMES = frozenset({"score_contract.toml", "fixtures.lock", "flake_freeze.
                           "flake_freeze.jsonl", "flake_ledger.jsonl", "removal_approvals.toml"})
 # Files whose runner role depends on which section changed.
 SECTIONED = frozenset({"pyproject.toml"})
+# Project configuration read by where it lies (pytest from the tests it runs upward, tox,
+# nox and pip where they run): a runner channel only where base's tests make it apply.
+LOCATED_CONFIG_NAMES = frozenset({
+    "setup.py", "setup.cfg", "pyproject.toml", "tox.ini", "pytest.ini", ".pytest.ini",
+    "pytest.toml", ".pytest.toml", "noxfile.py"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +113,14 @@ def is_runner_path(path: str) -> bool:
     return bool(runner_glob(path) or runner_glob(base))
 
 
+def nested_project_config(path: str, config: CollectionConfig) -> bool:
+    """A project configuration file (setup.py, setup.cfg, pyproject.toml, tox.ini, ...) of
+    a nested project (``examples/app/setup.py``): it lies where no test of base is, at or
+    below it, so no run of base's tests reads it."""
+    directory, _, name = path.rpartition("/")
+    return name in LOCATED_CONFIG_NAMES and not config.configures_tests(directory)
+
+
 def classify_path(path: str, config: CollectionConfig, *, oracle_prefixes: Sequence[str] = (),
                   fixture_roots: Sequence[str] = ()) -> PathRole:
     """The trust role of one path."""
@@ -120,7 +133,8 @@ def classify_path(path: str, config: CollectionConfig, *, oracle_prefixes: Seque
         return PathRole.ORACLE
     if base == "conftest.py":
         return PathRole.CONFTEST
-    if is_runner_path(path) or path in config.settings_files or path in config.run_files:
+    if (is_runner_path(path) and not nested_project_config(path, config)) or \
+            path in config.settings_files or path in config.run_files:
         return PathRole.RUNNER
     if path.endswith(".py"):
         if config.is_test_file(path):
@@ -148,7 +162,8 @@ def build_write_set(changes: ChangeSet, config: CollectionConfig, *,
             role = classify_path(path, config, oracle_prefixes=oracle_prefixes,
                                  fixture_roots=fixture_roots)
             runner = role in (PathRole.RUNNER, PathRole.CONFTEST) or \
-                (posixpath.basename(path) in SECTIONED and path in runner_sections_changed)
+                (posixpath.basename(path) in SECTIONED and path in runner_sections_changed
+                 and not nested_project_config(path, config))
             if runner and role is PathRole.OTHER:
                 role = PathRole.RUNNER
             entries.append(WriteSetEntry(path, role, _status(change, path), runner))

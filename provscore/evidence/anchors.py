@@ -13,11 +13,12 @@ from dataclasses import replace
 
 import libcst as cst
 
+from provscore.evidence.calls import method_self_reads
 from provscore.evidence.constants import is_literal_code, normalize, parse_expr, unparse
 from provscore.evidence.context import Context, Frame, RawItem
 from provscore.evidence.cst_names import dotted
 from provscore.evidence.inheritance import class_chain
-from provscore.evidence.inlining import substitute
+from provscore.evidence.inlining import named_fields, substitute
 from provscore.evidence.model import EvidenceKind, Shape
 from provscore.evidence.raised import RAISED
 from provscore.evidence.shapes import Shaper, assert_shape, operands_tautology
@@ -228,6 +229,33 @@ class Inliner:
                         out.setdefault(f"{receiver}.{name}", code)
         return out
 
+    def _class_inputs(self, raw: RawItem) -> str:
+        """The class attributes a helper method ``self`` reaches names (``self.default_kwargs``
+        that assertMarkdownRenders renders every source with), as the test's class binds
+        them in this module: what the call checks depends on them. "" when none is known."""
+        func = raw.node.func if isinstance(raw.node, cst.Call) else None
+        if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name) or \
+                func.value.value != "self":
+            return ""
+        cls: Frame | None = raw.frame
+        while cls is not None and cls.kind != "class":
+            cls = cls.parent
+        names = method_self_reads(self.ctx, cls, func.attr.value) if cls is not None else None
+        if not names:
+            return ""
+        bound: dict[str, str] = {}
+        for klass in class_chain(self.ctx, cls) if cls is not None else ():
+            if isinstance(klass, str):
+                break  # what a base from elsewhere binds is the same on both sides
+            for name in names:
+                values = klass.bindings.get(name, [])
+                if name in bound or not values:
+                    continue
+                code = self.shaper.code(values[0]) if len(values) == 1 and \
+                    values[0] is not None else "<rebound>"
+                bound[name] = code if len(code) <= _MAX_INLINE else f"<{len(code)} chars>"
+        return "; ".join(f"self.{n}={bound[n]}" for n in sorted(bound))
+
     def module_bindings(self) -> dict[str, str]:
         """Module-level names bound exactly once, to any expression, and module-level
         functions without parameters that return one expression (``"f()"``): what a
@@ -293,6 +321,11 @@ class Inliner:
         operands = tuple(substitute(o, table) for o in shape.operands) if table \
             else shape.operands
         subject = substitute(shape.subject, table) if table and shape.subject else shape.subject
+        if ")[" in code:  # `captured[0]` is `captured.out` (a named tuple's field)
+            fields = self.ctx.named_tuple
+            code = named_fields(code, fields)
+            operands = tuple(named_fields(o, fields) for o in operands)
+            subject = named_fields(subject, fields) if subject else subject
         if raw.kind is EvidenceKind.ASSERT and shape.op in _SYMMETRIC and len(operands) == 2:
             # `2 == value` is `value == 2`: the expected literal goes second.
             left, right = operands
@@ -306,6 +339,9 @@ class Inliner:
             target = _call_target(self.ctx, raw.node)
             if target:
                 code = f"{code} -> {target}"
+            inputs = self._class_inputs(raw)
+            if inputs:
+                code = f"{code} @{inputs}"
         if raw.kind is EvidenceKind.PROPERTY and raw.frame.settings is not None:
             code = f"{code} @{self.shaper.code(raw.frame.settings)}"
         guards = tuple(self._guard(node, negated, table) for node, negated in raw.guards)

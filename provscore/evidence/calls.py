@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 import libcst as cst
 
 from provscore.evidence.binding import Signature
@@ -9,6 +12,7 @@ from provscore.evidence.context import Context, Frame, RawItem
 from provscore.evidence.inheritance import class_chain
 from provscore.evidence.model import EvidenceKind
 from provscore.evidence.scope import still_bound
+from provscore.evidence.tables import Tables
 
 
 def call_signature(ctx: Context, raw: RawItem) -> Signature | None:
@@ -32,6 +36,7 @@ def call_signature(ctx: Context, raw: RawItem) -> Signature | None:
     return None
 
 
+_T = TypeVar("_T")
 DefText = tuple[str, str]  # (its decorators, its parameter list), as written
 
 
@@ -54,19 +59,35 @@ def _function(ctx: Context, name: str) -> DefText | None:
 
 
 def _method(ctx: Context, cls: Frame, name: str) -> DefText | None:
+    target = reached_method(ctx, cls, name)
+    if isinstance(target, Frame):
+        return _own(ctx, target)
+    if target is None or ctx.helper_lookup is None:
+        return None
+    lookup = ctx.helper_lookup
+    return _one({lookup.signature(ctx.path, q) for q in target})
+
+
+def reached_method(ctx: Context, cls: Frame, name: str) -> Frame | frozenset[str] | None:
+    """The method ``self.name`` reaches from ``cls``: its def in this module, or the
+    qualified names it may have in the module that defines a base from elsewhere (asked of
+    the helper lookup); None when it is not known (none, or defined twice in one class)."""
     for klass in class_chain(ctx, cls):
         if isinstance(klass, str):  # a base from elsewhere: read there, or unknown
-            lookup = ctx.helper_lookup
-            if lookup is None or not ctx.aliases.imported(klass.split(".", 1)[0]):
+            if ctx.helper_lookup is None or not ctx.aliases.imported(klass.split(".", 1)[0]):
                 return None
-            texts = {lookup.signature(ctx.path, f"{q}.{name}")
-                     for q in ctx.aliases.resolve(klass)} - {None}
-            return texts.pop() if len(texts) == 1 else None
+            return frozenset(f"{q}.{name}" for q in ctx.aliases.resolve(klass))
         found = [f for f in ctx.defs if f.parent is klass and f.kind == "func" and
                  f.name == name]
         if found:
-            return _own(ctx, found[0]) if len(found) == 1 else None
+            return found[0] if len(found) == 1 else None
     return None
+
+
+def _one(answers: set[_T]) -> _T | None:
+    """The one answer every reading gives (None when they disagree or none is known)."""
+    answers.discard(None)
+    return answers.pop() if len(answers) == 1 else None
 
 
 def _own(ctx: Context, target: Frame) -> DefText | None:
@@ -172,3 +193,196 @@ def _iterated_params(node: cst.FunctionDef) -> tuple[str, ...]:
                                 isinstance(a.value, cst.Name) for a in it.args):
         return tuple(a.value.value for a in it.args if isinstance(a.value, cst.Name))
     return ()
+
+
+class _SelfReads(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if isinstance(node.value, cst.Name) and node.value.value == "self":
+            self.names.add(node.attr.value)
+
+
+def self_reads(node: cst.FunctionDef) -> tuple[str, ...]:
+    """The attributes of ``self`` a method names (reads, calls or writes)."""
+    reads = _SelfReads()
+    node.body.visit(reads)
+    return tuple(sorted(reads.names))
+
+
+def offered_self_reads(ctx: Context, helper_names: set[str]
+                       ) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """What each helper method of a module-level class (``Class.method``) names of
+    ``self``: a test class's attributes it reads (``self.default_kwargs``) are the inputs
+    of every call of it."""
+    top = ctx.frames[0]
+    out = []
+    for f in ctx.defs:
+        parent = f.parent
+        if f.kind == "func" and isinstance(f.node, cst.FunctionDef) and parent is not None \
+                and parent.kind == "class" and parent.parent is top and \
+                f.qualname in helper_names and still_bound(f):
+            out.append((f.qualname, self_reads(f.node)))
+    return tuple(sorted(out))
+
+
+def method_self_reads(ctx: Context, cls: Frame, name: str) -> tuple[str, ...] | None:
+    """What the method ``name`` that ``self`` reaches from ``cls`` names of ``self`` (read
+    in this module, or asked of the module defining the base); None when not known."""
+    target = reached_method(ctx, cls, name)
+    if isinstance(target, Frame):
+        node = target.node
+        return _memo(ctx, node, "self", self_reads) if isinstance(node, cst.FunctionDef) \
+            else None
+    if target is None or ctx.helper_lookup is None:
+        return None
+    lookup = ctx.helper_lookup
+    return _one({lookup.self_reads(ctx.path, q) for q in target})
+
+
+# Defaults of a parameter that, left at them, add no check (nothing to compare).
+EMPTY_DEFAULTS = frozenset({"None", "()", "{}", "[]"})
+
+
+class _Names(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+
+def _names(node: cst.CSTNode) -> set[str]:
+    found = _Names()
+    node.visit(found)
+    return found.names
+
+
+def _is_check(stmt: cst.BaseStatement, tables: Tables) -> bool:
+    """An assert statement, or a statement that only calls an assertion method."""
+    if not isinstance(stmt, cst.SimpleStatementLine):
+        return False
+    for small in stmt.body:
+        if isinstance(small, cst.Assert):
+            continue
+        call = small.value if isinstance(small, cst.Expr) else None
+        func = call.func if isinstance(call, cst.Call) else None
+        name = func.attr.value if isinstance(func, cst.Attribute) else \
+            func.value if isinstance(func, cst.Name) else None
+        if name is None or name not in tables.unittest_methods:
+            return False
+    return True
+
+
+def _only_checks(body: cst.BaseSuite, tables: Tables) -> bool:
+    return isinstance(body, cst.IndentedBlock) and bool(body.body) and \
+        all(_is_check(s, tables) for s in body.body)
+
+
+def _feeds_checks_only(stmt: cst.BaseStatement, name: str, tables: Tables) -> bool:
+    """Whether a statement naming parameter ``name`` uses it only to check more: a check,
+    a loop over it (or a condition on it) whose body only checks, or rebinding it to its
+    empty form (``expected = expected or {}``)."""
+    if _is_check(stmt, tables):
+        return True
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+        small = stmt.body[0]
+        return isinstance(small, cst.Assign) and len(small.targets) == 1 and \
+            isinstance(small.targets[0].target, cst.Name) and \
+            small.targets[0].target.value == name and _names(small.value) <= {name, "None"}
+    if isinstance(stmt, cst.For) and stmt.orelse is None:
+        return name not in _names(stmt.target) and _only_checks(stmt.body, tables)
+    if isinstance(stmt, cst.If) and stmt.orelse is None:
+        return _names(stmt.test) <= {name, "None"} and (
+            _only_checks(stmt.body, tables) or (
+                isinstance(stmt.body, cst.IndentedBlock) and
+                all(_feeds_checks_only(s, name, tables) for s in stmt.body.body)))
+    return False
+
+
+def check_only_params(node: cst.FunctionDef, tables: Tables) -> tuple[str, ...]:
+    """The parameters of a helper that only add checks (``expected_attrs=None``, each
+    pair then compared with assertEqual): at an empty default they check nothing, and
+    every statement naming them only checks more, so an argument given there where none
+    was is a stronger call."""
+    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+    out = []
+    for p in node.params.params:
+        default = p.default
+        if default is None or cst.Module(body=[]).code_for_node(default) not in EMPTY_DEFAULTS:
+            continue
+        name = p.name.value
+        naming = [s for s in body if name in _names(s)]
+        if naming and all(_feeds_checks_only(s, name, tables) for s in naming):
+            out.append(name)
+    return tuple(out)
+
+
+def offered_check_params(ctx: Context, helper_names: set[str]
+                         ) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each helper function or method of a module-level class with parameters that only
+    add checks, for the modules that call it."""
+    top = ctx.frames[0]
+    out = []
+    for f in ctx.defs:
+        parent = f.parent
+        if f.kind != "func" or not isinstance(f.node, cst.FunctionDef) or parent is None or \
+                f.qualname not in helper_names or not still_bound(f) or not (
+                    parent is top or (parent.kind == "class" and parent.parent is top)):
+            continue
+        params = check_only_params(f.node, ctx.tables)
+        if params:
+            out.append((f.qualname, params))
+    return tuple(sorted(out))
+
+
+def helper_check_args(ctx: Context, raw: RawItem) -> tuple[int, ...]:
+    """Operand positions (as the call binds) of the called helper's parameters that only
+    add checks; () when there are none or the helper is not known."""
+    if raw.kind is not EvidenceKind.HELPER_CALL or not isinstance(raw.node, cst.Call):
+        return ()
+    params = _check_params_of(ctx, raw)
+    sig = call_signature(ctx, raw) if params else None
+    if sig is None:
+        return ()
+    positional = [p.name for p in sig.params if p.positional]
+    return tuple(sorted(positional.index(n) for n in params if n in positional))
+
+
+def _check_params_of(ctx: Context, raw: RawItem) -> tuple[str, ...]:
+    func = raw.node.func if isinstance(raw.node, cst.Call) else None
+    if isinstance(func, cst.Name):
+        found = [f for f in ctx.defs if f.kind == "func" and f.name == func.value and
+                 f.parent is ctx.frames[0]]
+        if found:
+            node = found[0].node
+            return _memo(ctx, node, "checks", lambda n: check_only_params(n, ctx.tables)) \
+                if len(found) == 1 and isinstance(node, cst.FunctionDef) and \
+                not node.decorators else ()
+        lookup = ctx.helper_lookup
+        if lookup is None or not ctx.aliases.imported(func.value):
+            return ()
+        return _one({lookup.check_params(ctx.path, q)
+                     for q in ctx.aliases.resolve(func.value)}) or ()
+    if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name) or \
+            func.value.value != "self":
+        return ()
+    cls = _enclosing_class(raw.frame)
+    target = reached_method(ctx, cls, func.attr.value) if cls is not None else None
+    if isinstance(target, Frame):
+        node = target.node
+        return _memo(ctx, node, "checks", lambda n: check_only_params(n, ctx.tables)) \
+            if isinstance(node, cst.FunctionDef) and not node.decorators else ()
+    if target is None or ctx.helper_lookup is None:
+        return ()
+    lookup = ctx.helper_lookup
+    return _one({lookup.check_params(ctx.path, q) for q in target}) or ()
+
+
+def _memo(ctx: Context, node: cst.FunctionDef, what: str,
+          read: Callable[[cst.FunctionDef], tuple[str, ...]]) -> tuple[str, ...]:
+    key = (id(node), what)  # the module holds every def while the context lives
+    if key not in ctx.def_facts:
+        ctx.def_facts[key] = read(node)
+    return ctx.def_facts[key]

@@ -47,6 +47,14 @@ class HelperLookup(Protocol):
         """A function's (``mod.f``) or a class's method's (``mod.Class.m``) decorators and
         parameter list as written, when that module defines it once."""
 
+    def self_reads(self, importer: str, qualname: str) -> tuple[str, ...] | None:
+        """The attributes of ``self`` a helper method (``mod.Class.m``) names; None when
+        not known."""
+
+    def check_params(self, importer: str, qualname: str) -> tuple[str, ...]:
+        """The parameters of a helper (``mod.f`` or ``mod.Class.m``) that only add checks
+        (evidence/calls.py check_only_params)."""
+
 
 @dataclass
 class Frame:
@@ -152,6 +160,9 @@ class Context:
         # Attribute names assigned anywhere (`self.NUMS = ...`): such a class attribute
         # may not be what a test reads, so it is not inlined.
         self.attribute_writes: set[str] = set()
+        # What a helper def of this module names of self, and its parameters that only add
+        # checks (evidence/calls.py), by id of the def: read once however often it is called.
+        self.def_facts: dict[tuple[int, str], tuple[str, ...]] = {}
 
     def guards(self) -> tuple[tuple[cst.CSTNode, bool], ...]:
         """Conditions inside the enclosing test function (not module-level ones)."""
@@ -235,6 +246,13 @@ class Context:
     def qualnames(self, node: cst.BaseExpression) -> set[str]:
         name = dotted(node)
         return self.aliases.resolve(name) if name else set()
+
+    def named_tuple(self, func: str) -> tuple[str, ...]:
+        """The fields of the named tuple a call of ``func`` (dotted, as written here)
+        returns ([evidence.named_tuples]); () when not known."""
+        found = {self.tables.named_tuples.get(q, ()) for q in self.aliases.resolve(func)}
+        found.discard(())
+        return found.pop() if len(found) == 1 else ()
 
 
 class Collector:

@@ -16,7 +16,14 @@ from provscore.change.collection import CollectionConfig
 from provscore.evidence.anchors import Inliner, canonical, mock_spelling, patch_target
 from provscore.evidence.assertions import AssertionCollector
 from provscore.evidence.binding import bound_calls, bound_code, with_sorted_keywords
-from provscore.evidence.calls import call_signature, helper_tables, offered_signatures
+from provscore.evidence.calls import (
+    call_signature,
+    helper_check_args,
+    helper_tables,
+    offered_check_params,
+    offered_self_reads,
+    offered_signatures,
+)
 from provscore.evidence.constants import (
     normalize,
     unparse,
@@ -197,7 +204,9 @@ def _extract_file(path: str, source: bytes, config: CollectionConfig, tables: Ta
                    test_methods=test_methods(ctx),
                    unittest_classes=tuple(sorted(
                        c.name for c in ctx.classes if c.is_unittest and c.parent is ctx.frames[0])),
-                   signatures=offered_signatures(ctx))
+                   signatures=offered_signatures(ctx),
+                   self_reads=offered_self_reads(ctx, helper_names),
+                   check_params=offered_check_params(ctx, helper_names))
 
 
 def _text_nodes(ctx: Context, defs: Iterable[Frame]) -> list[cst.CSTNode]:
@@ -269,7 +278,8 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
             raw = replace(raw, kind=kind, op=shape.op)
         shape = patch_target(ctx, raw, shape)
         code, shape = inliner.anchor(raw, anchor_text, shape)
-        shape = replace(shape, tables=helper_tables(ctx, raw))
+        shape = replace(shape, tables=helper_tables(ctx, raw),
+                        check_args=helper_check_args(ctx, raw))
         if raw.kind is EvidenceKind.RAISES and id(raw.node) in ctx.self_raising:
             shape = replace(shape, tautology=True)
             code += "  # the block raises the expected exception itself"

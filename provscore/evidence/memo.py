@@ -70,6 +70,12 @@ class _Recording:
     def signature(self, importer: str, qualname: str) -> tuple[str, str] | None:
         return cast(tuple[str, str] | None, self._ask("signature", importer, qualname))
 
+    def self_reads(self, importer: str, qualname: str) -> tuple[str, ...] | None:
+        return cast(tuple[str, ...] | None, self._ask("self_reads", importer, qualname))
+
+    def check_params(self, importer: str, qualname: str) -> tuple[str, ...]:
+        return cast(tuple[str, ...], self._ask("check_params", importer, qualname))
+
 
 def _answer(lookup: HelperLookup, question: Question) -> object:
     method, args, _ = question

@@ -70,6 +70,9 @@ class Shape:
     # Operand positions a helper iterates row by row, together (``for a, b in zip(xs, ys)``
     # first thing in its body): more rows there are more cases checked.
     tables: tuple[int, ...] = ()
+    # Operand positions of a helper's parameters that only add checks (``expected_attrs``,
+    # empty by default): an argument given there where none was is more checks.
+    check_args: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +155,10 @@ class FileEvidence:
     unittest_classes: tuple[str, ...] = ()  # module-level classes deriving from TestCase
     # Functions and methods of module-level classes: (qualname, decorators, parameters).
     signatures: tuple[tuple[str, str, str], ...] = ()
+    # Helper methods of module-level classes: (qualname, the attributes of self they name).
+    self_reads: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # Helpers with parameters that only add checks: (qualname, those parameters).
+    check_params: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -373,20 +373,36 @@ def _only_exits(body: cst.BaseSuite) -> bool:
     return len(small) == 1 and isinstance(small[0], cst.Continue | cst.Break | cst.Return)
 
 
+# A name bound by unpacking a value that may be a named tuple: (frame, name, which of its
+# bindings, the value, the name's position, how many names the target unpacks).
+_Unpacked = tuple[Frame, str, int, cst.BaseExpression, int, int]
+
+
 class BindingCollector(Collector):
     """What each name is bound to per scope (for anchors that survive renames)."""
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        self._unpacked: list[_Unpacked] = []
 
     def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
         bindings = self.ctx.frame.bindings
         if isinstance(target, cst.Name):
             bindings.setdefault(target.value, []).append(value)
         elif isinstance(target, cst.Tuple | cst.List):
-            # `a, b = x, y` binds a to x and b to y; from anything else, to what is unknown.
+            # `a, b = x, y` binds a to x and b to y; from anything else, to what is unknown
+            # (unless it is a named tuple: see finish).
             values = value.elements if isinstance(value, cst.Tuple | cst.List) else ()
-            pairwise = len(values) == len(target.elements) and not any(
-                isinstance(el, cst.StarredElement) for el in (*values, *target.elements))
+            starred = any(isinstance(el, cst.StarredElement) for el in target.elements)
+            pairwise = len(values) == len(target.elements) and not starred and not any(
+                isinstance(el, cst.StarredElement) for el in values)
             for i, el in enumerate(target.elements):
                 self._bind(el.value, values[i].value if pairwise else None)
+                if isinstance(value, cst.Call | cst.Name) and not starred and \
+                        isinstance(el.value, cst.Name):
+                    name = el.value.value
+                    self._unpacked.append((self.ctx.frame, name, len(bindings[name]) - 1,
+                                           value, i, len(target.elements)))
         elif isinstance(target, cst.StarredElement):
             self._bind(target.value, None)
         elif isinstance(target, cst.Attribute):
@@ -422,3 +438,24 @@ class BindingCollector(Collector):
     def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
         for n in node.names:
             self._bind(n.name, None)
+
+    def finish(self) -> None:
+        """``out, err = capsys.readouterr()`` binds ``out`` to ``capsys.readouterr().out``:
+        a call known to return a named tuple of that many fields (or a name bound once to
+        one), unpacked, is its fields, as ``captured.out`` reads them."""
+        for frame, name, index, value, position, count in self._unpacked:
+            fields = _named_tuple_fields(self.ctx, frame, value)
+            if len(fields) == count and frame.bindings[name][index] is None:
+                frame.bindings[name][index] = cst.Attribute(
+                    value=value, attr=cst.Name(fields[position]))
+
+
+def _named_tuple_fields(ctx: Context, frame: Frame, value: cst.BaseExpression
+                        ) -> tuple[str, ...]:
+    if isinstance(value, cst.Name):
+        bound = frame.bindings.get(value.value, [])
+        if len(bound) != 1 or not isinstance(bound[0], cst.Call):
+            return ()
+        value = bound[0]
+    func = dotted(value.func) if isinstance(value, cst.Call) else None
+    return ctx.named_tuple(func) if func else ()

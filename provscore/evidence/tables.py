@@ -57,6 +57,8 @@ class Tables:
     test_input_fixtures: frozenset[str]
     # Framework assertion methods' parameters, by method name ([signatures]).
     signatures: Mapping[str, Signature] = field(default_factory=dict)
+    # Calls returning a named tuple: its fields in order ([evidence.named_tuples]).
+    named_tuples: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # Images classified with these tables (the tables are part of what evidence depends on).
     memo: EvidenceMemo = field(default_factory=EvidenceMemo, init=False, compare=False,
                                repr=False)
@@ -107,4 +109,5 @@ class Tables:
             test_input_methods=frozenset(e["test_input_methods"]),
             test_input_fixtures=frozenset(e["test_input_fixtures"]),
             signatures=signatures_from_table(patterns.get("signatures", {})),
+            named_tuples={q: tuple(fields) for q, fields in e.get("named_tuples", {}).items()},
         )

@@ -344,7 +344,7 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
         if pre.kind is EvidenceKind.RAISES and post.kind is EvidenceKind.RAISES and \
                 set(b.operands) < set(a.operands):
             return Modification.STRENGTHENED, "fewer exception types accepted"
-        rows = _table_verdict(a, b)
+        rows = _check_args_verdict(a, b) or _table_verdict(a, b)
         if rows is not None:
             return rows
         if len(a.operands) == len(b.operands):
@@ -362,6 +362,36 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
     if a.op != b.op:
         return Modification.CHANGED, f"{a.op} became {b.op}"
     return Modification.CHANGED, "changed"
+
+
+# A helper's only-checking argument left at one of these adds no check.
+_NO_CHECKS = frozenset({"None", "()", "{}", "[]"})
+
+
+def _check_args_verdict(a: Shape, b: Shape) -> tuple[Modification, str] | None:
+    """The same helper call but for the arguments of parameters that only add checks
+    (``expected_attrs``): given where none was is stronger, dropped is weaker; None when
+    anything else differs (or nothing does)."""
+    if a.op != b.op or not b.check_args or a.check_args != b.check_args or \
+            a.keywords != b.keywords:
+        return None
+    width = max(len(a.operands), len(b.operands))
+
+    def at(ops: tuple[str, ...], i: int) -> str | None:
+        return ops[i] if i < len(ops) and ops[i] not in _NO_CHECKS else None
+
+    def given(ops: tuple[str, ...], i: int) -> str | None:
+        return ops[i] if i < len(ops) else None
+
+    if any(given(a.operands, i) != given(b.operands, i) for i in range(width)
+           if i not in b.check_args):
+        return None
+    pairs = [(at(a.operands, i), at(b.operands, i)) for i in b.check_args]
+    if all(x == y for x, y in pairs):
+        return None
+    if any(x is not None and y != x for x, y in pairs):
+        return None  # dropped or rewritten: judged as any other operand change
+    return Modification.STRENGTHENED, "an argument that only adds checks given"
 
 
 def _wider_raises(a: Shape, b: Shape) -> tuple[Modification, str] | None:
