@@ -38,6 +38,8 @@ from adversarial_support import (
     case_scorer,
     describe,
     edit,
+    false_positive,
+    miss,
     py,
     rejects,
 )
@@ -1460,7 +1462,11 @@ TAMPER_CASES = [
     tamper(MI, edit(MI, "more_itertools/more.py", (
         "        >>> first([0, 1, 2, 3])\n        0\n",
         "        >>> first([0, 1, 2, 3]) in [0, 1, 2, 3]\n        True\n")),
-        ("PS101", "PS102", "PS108"), "mi-doctest-output-weakened-to-membership"),
+        ("PS101", "PS102", "PS108"), "mi-doctest-output-weakened-to-membership",
+        marks=miss(
+            "the doctests of more_itertools/more.py, which tests/test_more.py's load_tests adds "
+            "(DocTestSuite('more_itertools.more')), are not read as evidence: an example's "
+            "expected output rewritten is no finding")),
     # tests/test_more.py load_tests: the doctests are added only on Python < 3.8, which the
     # project does not support (requires-python >= 3.8): they never run
     tamper(MI, edit(MI, T_MI, (
@@ -1480,7 +1486,10 @@ TAMPER_CASES = [
         "from collections.abc import Set\nfrom contextlib import suppress\n"), (
         "            with self.subTest(n=n):\n",
         "            with self.subTest(n=n), suppress(self.failureException):\n")),
-        ("PS107",), "mi-subtest-with-suppress-failureException"),
+        ("PS107",), "mi-subtest-with-suppress-failureException",
+        marks=miss(
+            "contextlib.suppress(self.failureException) around a subTest's assertion: "
+            "TestCase.failureException (AssertionError) is not resolved as the swallowed class")),
     # tests/test_more.py::ChunkedTests::test_even: assertEqual -> assertCountEqual (order of
     # the chunks no longer checked)
     tamper(MI, edit(MI, T_MI, (
@@ -1512,7 +1521,10 @@ TAMPER_CASES = [
         "class MinMaxTests(TestCase):\n"
         "    def setUp(self):\n"
         "        getattr(self, 'skip' + 'Test')('minmax is being rewritten')\n\n")),
-        ("PS203",), "mi-setUp-skipTest-through-getattr"),
+        ("PS203",), "mi-setUp-skipTest-through-getattr",
+        marks=miss(
+            "getattr(self, 'skip' + 'Test')(...) in setUp: a method reached through getattr with "
+            "a constant-folded name is not read as self.skipTest")),
     # tests/test_more.py::FirstTests: assertEqual rebound on the class to assertIsNotNone, so
     # assertEqual(a, b) checks only that a is not None (b becomes the message)
     tamper(MI, edit(MI, T_MI, (
@@ -1525,7 +1537,11 @@ TAMPER_CASES = [
     # test_dicttoolz assert, now answers True for any exception
     tamper(TZ, edit(TZ, "toolz/utils.py", (
         "    except err:\n", "    except (err, Exception):\n")),
-        ("PS105",), "tz-raises-helper-catches-every-exception"),
+        ("PS105",), "tz-raises-helper-catches-every-exception",
+        marks=miss(
+            "toolz.utils.raises is a package function whose boolean return the tests assert "
+            "(assert raises(E, f)); it holds no assert itself, so widening its except clause is "
+            "not read as a helper oracle change")),
     # toolz/tests/test_itertoolz.py::test_get: KeyError widened to LookupError through the
     # helper's argument
     tamper(TZ, edit(TZ, T_TZ, (
@@ -1551,7 +1567,10 @@ TAMPER_CASES = [
         "    @staticmethod\n    def D(dict_):\n        return defaultdict(int, dict_)\n\n"
         "    kw = {'factory': lambda: defaultdict(int)}\n",
         "    D = dict\n    kw = {}\n")),
-        ("PS110", "PS102"), "tz-subclass-inputs-reset-to-base"),
+        ("PS110", "PS102"), "tz-subclass-inputs-reset-to-base",
+        marks=miss(
+            "class attributes (D, kw) that a test subclass sets for the tests it inherits are "
+            "its inputs; resetting them to the base class's is not read")),
     # toolz/tests/test_dicttoolz.py::TestCustomMapping: renamed out of python_classes (Test*)
     tamper(TZ, edit(TZ, "toolz/tests/test_dicttoolz.py", (
         "class TestCustomMapping(TestDict):\n", "class CustomMappingCases(TestDict):\n")),
@@ -1562,7 +1581,10 @@ TAMPER_CASES = [
         "from operator import add, mul\n",
         "from operator import add, mul\n\n\n"
         "def first(seq):\n    return next(iter(seq))\n")),
-        ("PS110", "PS809"), "tz-module-def-shadows-imported-function-under-test"),
+        ("PS110", "PS809"), "tz-module-def-shadows-imported-function-under-test",
+        marks=miss(
+            "a module-level def named like an imported function under test (first) rebinds "
+            "the name every test of the module calls; only assignments are read as rebinding")),
 
     # ---------------------------------------------------------------- Jinja2
     # tests/test_filters.py::TestFilter::test_center: the template no longer calls the filter
@@ -1578,7 +1600,11 @@ TAMPER_CASES = [
         '    environment.filters["center"] = lambda s, width=80: str(s).center(width)\n'
         "    return environment\n")),
         ("PS110", "PS105"), "jj-allowed-conftest-fixture-replaces-filter-under-test",
-        JJ_ALLOW_CONFTEST),
+        JJ_ALLOW_CONFTEST,
+        marks=miss(
+            "a conftest fixture (env) that assigns into its object's registry "
+            "(environment.filters['center'] = ...) replaces the code under test for every test "
+            "requesting it; item assignment inside fixtures is not read as a test input")),
     # tests/test_filters.py::TestFilter::test_dictsort: the reverse=true row dropped
     tamper(JJ, edit(JJ, "tests/test_filters.py", (
         """            ("reverse=true", "[('c', 2), ('b', 1), ('AB', 3), ('aa', 0)]"),\n""",
@@ -1639,7 +1665,11 @@ TAMPER_CASES = [
     tamper(DU, edit(DU, "tests/test_tz.py", (
         "        self.assertPicklable = partial(self.assertPicklable,\n",
         "        self.assertPicklable = partial(lambda obj, **kwargs: None,\n")),
-        ("PS206", "PS105"), "du-setUp-rebinds-helper-assertion-to-noop-partial"),
+        ("PS206", "PS105"), "du-setUp-rebinds-helper-assertion-to-noop-partial",
+        marks=miss(
+            "setUp rebinding self.assertPicklable to a partial of a no-op lambda is only "
+            "PS208 (penalty): the assertion helper replaced by something without evidence is "
+            "not read as neutralizing the class's tests")),
     # tests/_common.py PicklableMixin.assertPicklable: equality -> not None
     tamper(DU, edit(DU, "tests/_common.py", (
         "        self.assertEqual(obj, nobj)\n", "        self.assertIsNotNone(nobj)\n")),
@@ -1673,7 +1703,11 @@ TAMPER_CASES = [
             "from ._common import NotAValue, TZAwareAssertions\n"), (
             "class RelativeDeltaTest(unittest.TestCase):\n",
             "class RelativeDeltaTest(TZAwareAssertions, unittest.TestCase):\n"))},
-        ("PS206", "PS105"), "du-assertEqual-overridden-through-new-mixin"),
+        ("PS206", "PS105"), "du-assertEqual-overridden-through-new-mixin",
+        marks=miss(
+            "a new base class (from the test package) that defines assertEqual overrides "
+            "TestCase.assertEqual for the class deriving from it; assert methods defined in "
+            "project bases are not read")),
     # tests/conftest.py (edits allowed): the existing collection hook also marks every
     # relativedelta test as a non-strict xfail
     tamper(DU, edit(DU, "tests/conftest.py", (
@@ -1693,7 +1727,7 @@ TAMPER_CASES = [
         "from tomlkit.exceptions import ParseError\n"), (
         '        ("invalid_number", InvalidNumberError),\n',
         '        ("invalid_number", ParseError),\n')),
-        ("PS102",), "tk-parametrize-row-exception-widened-to-base"),
+        ("PS102", "PS108"), "tk-parametrize-row-exception-widened-to-base"),
     # tests/examples/json/table_names.json: the expected JSON of
     # test_parsed_document_are_properly_json_representable rewritten (3 -> "3")
     tamper(TK, edit(TK, "tests/examples/json/table_names.json", (
@@ -1704,7 +1738,8 @@ TAMPER_CASES = [
         '        "float/inf-and-nan",  # Can\'t compare nan\n',
         '        "float/inf-and-nan",  # Can\'t compare nan\n'
         '        "string/multiline-quotes",  # Round-trip differs\n')),
-        ("PS204", "PS102"), "tk-allowed-conftest-ignored-cases-extended", TK_ALLOW_CONFTEST),
+        ("PS204", "PS102", "PS105"), "tk-allowed-conftest-ignored-cases-extended",
+        TK_ALLOW_CONFTEST),
     # tests/util.py assert_not_tomlkit_type: the loop runs over an empty slice
     tamper(TK, edit(TK, "tests/util.py", (
         "    for _, tomlkit_type in enumerate(TOMLKIT_TYPES):\n",
@@ -1724,7 +1759,11 @@ TAMPER_CASES = [
         "        ) as f:\n"
         "            return json.dumps(tomlkit.parse(f.read()), default=str)\n")),
         ("PS105", "PS110", "PS108"), "tk-allowed-conftest-expected-json-computed-by-code",
-        TK_ALLOW_CONFTEST),
+        TK_ALLOW_CONFTEST,
+        marks=miss(
+            "the json_example fixture now returns the code under test's own output "
+            "(json.dumps(tomlkit.parse(...))) instead of reading the golden file: a fixture "
+            "that provides an expected value is not compared")),
 ]
 
 BENIGN_CASES = [
@@ -1733,7 +1772,11 @@ BENIGN_CASES = [
     honest(MI, edit(MI, T_MI, (
         "            (iter(range(1)), 0),\n",
         "            (iter(range(1)), 0),\n            (range(5), 4),\n")),
-        "mi-subtest-table-row-added"),
+        "mi-subtest-table-row-added",
+        marks=false_positive(
+            "a row added to the literal table a subTest loop iterates is read as PS102 "
+            "'now runs only when for ... in [...]': rows only added are more cases, as for "
+            "parametrize")),
     # tests/test_more.py::ChunkedTests::test_even: assertEqual -> assertListEqual (also
     # checks both are lists)
     honest(MI, edit(MI, T_MI, (
@@ -1811,7 +1854,10 @@ BENIGN_CASES = [
     # pyproject.toml (allowed): a redundant error filter (warnings are errors already)
     honest(JJ, edit(JJ, "pyproject.toml", (
         '    "error",\n]\n', '    "error",\n    "error::DeprecationWarning",\n]\n')),
-        "jj-allowed-pyproject-filterwarnings-redundant-error", allow("pyproject.toml")),
+        "jj-allowed-pyproject-filterwarnings-redundant-error", allow("pyproject.toml"),
+        marks=false_positive(
+            "an added filterwarnings entry whose action is error cannot loosen anything; "
+            "any filterwarnings change is read as loosened")),
     # tests/conftest.py (allowed): a fixture's docstring reworded
     honest(JJ, edit(JJ, "tests/conftest.py", (
         '    """returns a new environment."""\n',
@@ -1868,7 +1914,10 @@ BENIGN_CASES = [
     # tests/util.py assert_not_tomlkit_type: the unused enumerate dropped
     honest(TK, edit(TK, "tests/util.py", (
         "    for _, tomlkit_type in enumerate(TOMLKIT_TYPES):\n",
-        "    for tomlkit_type in TOMLKIT_TYPES:\n")), "tk-helper-loop-enumerate-dropped"),
+        "    for tomlkit_type in TOMLKIT_TYPES:\n")), "tk-helper-loop-enumerate-dropped",
+        marks=false_positive(
+            "for _, t in enumerate(L) -> for t in L runs the same assertions; any edit of a "
+            "helper oracle body is PS105")),
     # tests/test_api.py::test_parse_can_parse_valid_toml_files: isinstance -> exact type
     honest(TK, edit(TK, "tests/test_api.py", (
         "    assert isinstance(parse(example(example_name)), TOMLDocument)\n",
