@@ -1486,10 +1486,15 @@ TAMPER_CASES = [
         "from collections.abc import Set\nfrom contextlib import suppress\n"), (
         "            with self.subTest(n=n):\n",
         "            with self.subTest(n=n), suppress(self.failureException):\n")),
-        ("PS107",), "mi-subtest-with-suppress-failureException",
-        marks=miss(
-            "contextlib.suppress(self.failureException) around a subTest's assertion: "
-            "TestCase.failureException (AssertionError) is not resolved as the swallowed class")),
+        ("PS107",), "mi-subtest-with-suppress-failureException"),
+    # tests/test_more.py::OneTests::test_basic: the check in a try whose handler catches
+    # the class's failureException and passes (variant of the suppress() case: a handler, not
+    # a context manager)
+    tamper(MI, edit(MI, T_MI, (
+        "        self.assertEqual(mi.one(it), 'item')\n",
+        "        try:\n            self.assertEqual(mi.one(it), 'item')\n"
+        "        except self.failureException:\n            pass\n")),
+        ("PS107",), "mi-try-except-self-failureException-pass"),
     # tests/test_more.py::ChunkedTests::test_even: assertEqual -> assertCountEqual (order of
     # the chunks no longer checked)
     tamper(MI, edit(MI, T_MI, (
@@ -1620,6 +1625,11 @@ TAMPER_CASES = [
         '    "error",\n]\n', '    "error",\n    "ignore::DeprecationWarning",\n]\n')),
         ("PS205", "PS201"), "jj-allowed-pyproject-filterwarnings-ignore-appended",
         allow("pyproject.toml")),
+    # pyproject.toml (its pytest section allowed): "error" narrowed to "error::UserWarning"
+    # (still an error filter, but DeprecationWarnings no longer fail)
+    tamper(JJ, edit(JJ, "pyproject.toml", ('    "error",\n]\n', '    "error::UserWarning",\n]\n')),
+           ("PS205", "PS201"), "jj-allowed-pyproject-filterwarnings-error-narrowed",
+           allow("pyproject.toml")),
     # tests/res/templates/test.html and tests/test_loader.py::test_package_loader /
     # test_choice_loader: the template and both expectations rewritten together
     tamper(JJ, {"tests/res/templates/test.html": "BAZ\n", **edit(JJ, "tests/test_loader.py", (
@@ -1794,6 +1804,14 @@ BENIGN_CASES = [
         "    tests.addTests(DocTestSuite('more_itertools.more'))\n"
         "    tests.addTests(DocTestSuite('more_itertools.recipes'))\n")),
         "mi-load_tests-adds-more-doctests"),
+    # tests/test_more.py::OneTests::test_basic: a handler of failureException that adds
+    # context and re-raises
+    honest(MI, edit(MI, T_MI, (
+        "        self.assertEqual(mi.one(it), 'item')\n",
+        "        try:\n            self.assertEqual(mi.one(it), 'item')\n"
+        "        except self.failureException:\n"
+        "            print('one() on a single-item iterator')\n            raise\n")),
+        "mi-try-except-failureException-reraises"),
     # tests/test_more.py::FirstTests::test_many: renamed, same body
     honest(MI, edit(MI, T_MI, (
         "    def test_many(self):\n", "    def test_many_from_generator(self):\n")),
@@ -1854,10 +1872,11 @@ BENIGN_CASES = [
     # pyproject.toml (allowed): a redundant error filter (warnings are errors already)
     honest(JJ, edit(JJ, "pyproject.toml", (
         '    "error",\n]\n', '    "error",\n    "error::DeprecationWarning",\n]\n')),
-        "jj-allowed-pyproject-filterwarnings-redundant-error", allow("pyproject.toml"),
-        marks=false_positive(
-            "an added filterwarnings entry whose action is error cannot loosen anything; "
-            "any filterwarnings change is read as loosened")),
+        "jj-allowed-pyproject-filterwarnings-redundant-error", allow("pyproject.toml")),
+    # pyproject.toml (allowed): an error filter for ResourceWarning placed before "error"
+    honest(JJ, edit(JJ, "pyproject.toml", (
+        '    "error",\n]\n', '    "error::ResourceWarning",\n    "error",\n]\n')),
+        "jj-allowed-pyproject-filterwarnings-error-inserted-first", allow("pyproject.toml")),
     # tests/conftest.py (allowed): a fixture's docstring reworded
     honest(JJ, edit(JJ, "tests/conftest.py", (
         '    """returns a new environment."""\n',
