@@ -1479,6 +1479,14 @@ TAMPER_CASES = [
         "        for iterable, expected in cases:\n",
         "        for iterable, expected in cases[:2]:\n")),
         ("PS101", "PS102"), "mi-subtest-loop-cases-sliced"),
+    # tests/test_more.py::LastTests::test_basic: the dict row (not a literal: a
+    # comprehension) dropped from the subTest table
+    tamper(MI, edit(MI, T_MI, ("            ({n: str(n) for n in range(5)}, 4),\n", "")),
+           ("PS101", "PS102"), "mi-subtest-table-expression-row-dropped"),
+    # tests/test_more.py::LastTests::test_basic: an expression row's expected value rewritten
+    tamper(MI, edit(MI, T_MI, ("            (iter(range(4)), 3),\n",
+                               "            (iter(range(4)), 0),\n")),
+           ("PS101", "PS102", "PS108"), "mi-subtest-table-expression-row-rewritten"),
     # tests/test_more.py::WindowedTests::test_basic: each subTest also suppresses the
     # failure exception (self.failureException is AssertionError)
     tamper(MI, edit(MI, T_MI, (
@@ -1782,11 +1790,12 @@ BENIGN_CASES = [
     honest(MI, edit(MI, T_MI, (
         "            (iter(range(1)), 0),\n",
         "            (iter(range(1)), 0),\n            (range(5), 4),\n")),
-        "mi-subtest-table-row-added",
-        marks=false_positive(
-            "a row added to the literal table a subTest loop iterates is read as PS102 "
-            "'now runs only when for ... in [...]': rows only added are more cases, as for "
-            "parametrize")),
+        "mi-subtest-table-row-added"),
+    # tests/test_more.py::LastTests::test_basic: the subTest table's rows reordered
+    honest(MI, edit(MI, T_MI, (
+        "            (range(4), 3),\n            (iter(range(4)), 3),\n",
+        "            (iter(range(4)), 3),\n            (range(4), 3),\n")),
+        "mi-subtest-table-rows-reordered"),
     # tests/test_more.py::ChunkedTests::test_even: assertEqual -> assertListEqual (also
     # checks both are lists)
     honest(MI, edit(MI, T_MI, (
