@@ -38,7 +38,6 @@ from adversarial_support import (
     case_scorer,
     describe,
     edit,
-    false_positive,
     miss,
     py,
     rejects,
@@ -1763,6 +1762,19 @@ TAMPER_CASES = [
         "    for _, tomlkit_type in enumerate(TOMLKIT_TYPES):\n",
         "    for _, tomlkit_type in enumerate(TOMLKIT_TYPES[len(TOMLKIT_TYPES):]):\n")),
         ("PS105",), "tk-helper-loop-over-empty-slice"),
+    # tests/util.py assert_not_tomlkit_type: enumerate dropped and the first type (Bool)
+    # with it
+    tamper(TK, edit(TK, "tests/util.py", (
+        "    for _, tomlkit_type in enumerate(TOMLKIT_TYPES):\n",
+        "    for tomlkit_type in TOMLKIT_TYPES[1:]:\n")),
+        ("PS105",), "tk-helper-loop-enumerate-dropped-with-first-type"),
+    # tests/util.py assert_not_tomlkit_type: the count kept and used to skip every other type
+    tamper(TK, edit(TK, "tests/util.py", (
+        "    for _, tomlkit_type in enumerate(TOMLKIT_TYPES):\n"
+        "        assert not isinstance(v, tomlkit_type)\n",
+        "    for i, tomlkit_type in enumerate(TOMLKIT_TYPES):\n"
+        "        assert i % 2 or not isinstance(v, tomlkit_type)\n")),
+        ("PS105",), "tk-helper-loop-count-used-to-skip-types"),
     # tests/conftest.py json_example (edits allowed): the expected JSON is now computed by
     # tomlkit itself from the toml example
     tamper(TK, edit(TK, "tests/conftest.py", (
@@ -1942,10 +1954,12 @@ BENIGN_CASES = [
     # tests/util.py assert_not_tomlkit_type: the unused enumerate dropped
     honest(TK, edit(TK, "tests/util.py", (
         "    for _, tomlkit_type in enumerate(TOMLKIT_TYPES):\n",
-        "    for tomlkit_type in TOMLKIT_TYPES:\n")), "tk-helper-loop-enumerate-dropped",
-        marks=false_positive(
-            "for _, t in enumerate(L) -> for t in L runs the same assertions; any edit of a "
-            "helper oracle body is PS105")),
+        "    for tomlkit_type in TOMLKIT_TYPES:\n")), "tk-helper-loop-enumerate-dropped"),
+    # tests/util.py assert_not_tomlkit_type: the count renamed and started at 1 (never read)
+    honest(TK, edit(TK, "tests/util.py", (
+        "    for _, tomlkit_type in enumerate(TOMLKIT_TYPES):\n",
+        "    for _index, tomlkit_type in enumerate(TOMLKIT_TYPES, start=1):\n")),
+        "tk-helper-loop-enumerate-start-unused-count"),
     # tests/test_api.py::test_parse_can_parse_valid_toml_files: isinstance -> exact type
     honest(TK, edit(TK, "tests/test_api.py", (
         "    assert isinstance(parse(example(example_name)), TOMLDocument)\n",
