@@ -1533,10 +1533,15 @@ TAMPER_CASES = [
         "class MinMaxTests(TestCase):\n"
         "    def setUp(self):\n"
         "        getattr(self, 'skip' + 'Test')('minmax is being rewritten')\n\n")),
-        ("PS203",), "mi-setUp-skipTest-through-getattr",
-        marks=miss(
-            "getattr(self, 'skip' + 'Test')(...) in setUp: a method reached through getattr with "
-            "a constant-folded name is not read as self.skipTest")),
+        ("PS203",), "mi-setUp-skipTest-through-getattr"),
+    # tests/test_more.py::WindowedTests::test_basic: the method taken through getattr with
+    # implicitly concatenated literals, kept in a local and called later
+    tamper(MI, edit(MI, T_MI, (
+        "        iterable = [1, 2, 3, 4, 5]\n\n        for n, expected in (\n",
+        "        iterable = [1, 2, 3, 4, 5]\n"
+        "        later = getattr(self, 'skip' 'Test')\n"
+        "        later('windowed is slow')\n\n        for n, expected in (\n")),
+        ("PS203",), "mi-skipTest-taken-through-getattr-concatenated-literal"),
     # tests/test_more.py::FirstTests: assertEqual rebound on the class to assertIsNotNone, so
     # assertEqual(a, b) checks only that a is not None (b becomes the message)
     tamper(MI, edit(MI, T_MI, (
@@ -1593,10 +1598,15 @@ TAMPER_CASES = [
         "from operator import add, mul\n",
         "from operator import add, mul\n\n\n"
         "def first(seq):\n    return next(iter(seq))\n")),
-        ("PS110", "PS809"), "tz-module-def-shadows-imported-function-under-test",
-        marks=miss(
-            "a module-level def named like an imported function under test (first) rebinds "
-            "the name every test of the module calls; only assignments are read as rebinding")),
+        ("PS110", "PS809"), "tz-module-def-shadows-imported-function-under-test"),
+
+    # toolz/tests/test_itertoolz.py::test_nth: a module-level assignment (not a def) over
+    # the imported nth
+    tamper(TZ, edit(TZ, T_TZ, (
+        "# is comparison will fail between this and no_default\n",
+        "nth = lambda n, seq: list(seq)[n]  # noqa: E731\n\n"
+        "# is comparison will fail between this and no_default\n")),
+        ("PS110", "PS809"), "tz-module-assignment-shadows-imported-function-under-test"),
 
     # ---------------------------------------------------------------- Jinja2
     # tests/test_filters.py::TestFilter::test_center: the template no longer calls the filter
@@ -1720,11 +1730,17 @@ TAMPER_CASES = [
             "from ._common import NotAValue, TZAwareAssertions\n"), (
             "class RelativeDeltaTest(unittest.TestCase):\n",
             "class RelativeDeltaTest(TZAwareAssertions, unittest.TestCase):\n"))},
-        ("PS206", "PS105"), "du-assertEqual-overridden-through-new-mixin",
-        marks=miss(
-            "a new base class (from the test package) that defines assertEqual overrides "
-            "TestCase.assertEqual for the class deriving from it; assert methods defined in "
-            "project bases are not read")),
+        ("PS206", "PS105"), "du-assertEqual-overridden-through-new-mixin"),
+    # tests/test_relativedelta.py::RelativeDeltaTest: a mixin in the module itself whose
+    # assertEqual only checks datetimes (every date comparison passes)
+    tamper(DU, edit(DU, T_RD, (
+        "class RelativeDeltaTest(unittest.TestCase):\n",
+        "class _DatetimeChecks:\n"
+        "    def assertEqual(self, first, second, msg=None):\n"
+        "        if isinstance(first, datetime):\n"
+        "            super().assertEqual(first, second, msg)\n\n\n"
+        "class RelativeDeltaTest(_DatetimeChecks, unittest.TestCase):\n")),
+        ("PS206",), "du-assertEqual-overridden-by-module-mixin"),
     # tests/conftest.py (edits allowed): the existing collection hook also marks every
     # relativedelta test as a non-strict xfail
     tamper(DU, edit(DU, "tests/conftest.py", (
@@ -1833,6 +1849,14 @@ BENIGN_CASES = [
         "        except self.failureException:\n"
         "            print('one() on a single-item iterator')\n            raise\n")),
         "mi-try-except-failureException-reraises"),
+    # tests/test_more.py::MinMaxTests: a setUp registering a cleanup through getattr with a
+    # built name (addCleanup, no skip)
+    honest(MI, edit(MI, T_MI, (
+        "class MinMaxTests(TestCase):\n",
+        "class MinMaxTests(TestCase):\n"
+        "    def setUp(self):\n"
+        "        getattr(self, 'add' + 'Cleanup')(warnings.resetwarnings)\n\n")),
+        "mi-setUp-addCleanup-through-getattr"),
     # tests/test_more.py::FirstTests::test_many: renamed, same body
     honest(MI, edit(MI, T_MI, (
         "    def test_many(self):\n", "    def test_many_from_generator(self):\n")),
@@ -1869,6 +1893,20 @@ BENIGN_CASES = [
     honest(TZ, edit(TZ, T_TZ, (
         "    assert isinstance(first({0: 'zero', 1: 'one'}), int)\n",
         "    assert first({0: 'zero', 1: 'one'}) == 0\n")), "tz-isinstance-tightened-to-value"),
+    # toolz/tests/test_itertoolz.py: a compatibility fallback for an import, in a try
+    honest(TZ, edit(TZ, T_TZ, (
+        "from operator import add, mul\n",
+        "from operator import add, mul\n"
+        "try:\n    from toolz.itertoolz import peekn\n"
+        "except ImportError:  # toolz < 0.10\n"
+        "    def peekn(n, seq):\n"
+        "        seq = list(seq)\n        return seq[:n], iter(seq)\n")),
+        "tz-import-fallback-def-in-try"),
+    # toolz/tests/test_itertoolz.py: a new module-level helper under a name not imported
+    honest(TZ, edit(TZ, T_TZ, (
+        "def iseven(x):\n",
+        "def isnegative(x):\n    return x < 0\n\n\ndef iseven(x):\n")),
+        "tz-new-module-helper-not-shadowing"),
     # toolz/tests/test_itertoolz.py: a new test
     honest(TZ, edit(TZ, T_TZ, (
         "def test_first():\n",
@@ -1928,6 +1966,20 @@ BENIGN_CASES = [
         "        self.assertEqual(self.today+relativedelta(weekday=FR),\n"
         "                         date(2003, 9, 19), msg='next Friday')\n")),
         "du-assertEqual-msg-added"),
+    # tests/_common.py + tests/test_relativedelta.py: a new mixin with a new assertion of
+    # its own (it overrides nothing), and the class derives from it
+    honest(DU, {**edit(DU, "tests/_common.py", (
+        "ComparesEqual = ComparesEqualClass()\n",
+        "ComparesEqual = ComparesEqualClass()\n\n\n"
+        "class OffsetAssertions(object):\n"
+        "    def assertSameOffset(self, first, second, msg=None):\n"
+        "        self.assertEqual(first.utcoffset(), second.utcoffset(), msg)\n")),
+        **edit(DU, T_RD, (
+            "from ._common import NotAValue\n",
+            "from ._common import NotAValue, OffsetAssertions\n"), (
+            "class RelativeDeltaTest(unittest.TestCase):\n",
+            "class RelativeDeltaTest(OffsetAssertions, unittest.TestCase):\n"))},
+        "du-new-mixin-with-new-assertion"),
     # tests/conftest.py (allowed): set_tzpath no longer prints
     honest(DU, edit(DU, "tests/conftest.py", (
         '    print("Setting TZPATH to {}".format(path_components))\n\n', "")),

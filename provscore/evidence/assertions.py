@@ -6,16 +6,21 @@ from collections.abc import Sequence
 
 import libcst as cst
 
-from provscore.evidence.context import Collector, Frame, RawCall, RawItem, callee
+from provscore.evidence.context import Collector, Context, Frame, RawCall, RawItem, callee
 from provscore.evidence.cst_names import dotted
 from provscore.evidence.fixture_inputs import fixture_frame
 from provscore.evidence.model import EvidenceKind
 from provscore.evidence.raised import read_try, read_with
+from provscore.evidence.suppressions.hooks import assertion_name
 from provscore.names import matches
 
 
 class AssertionCollector(Collector):
     """Assertions, framework assertion calls, properties and parametrize rows."""
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        self._tries = 0  # try statements the walk is inside
 
     def visit_Assert(self, node: cst.Assert) -> None:
         # `assert a and b` is two checks: splitting or merging them is no change.
@@ -25,6 +30,35 @@ class AssertionCollector(Collector):
 
     def visit_Try(self, node: cst.Try) -> None:
         read_try(node, self.ctx)
+        self._tries += 1
+
+    def leave_Try(self, original_node: cst.Try) -> None:
+        self._tries -= 1
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._module_rebinding(node.name.value, node, self.ctx.frames[-2])
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._module_rebinding(node.name.value, node, self.ctx.frames[-2])
+
+    def _module_rebinding(self, name: str, node: cst.CSTNode, scope: Frame) -> None:
+        """A module-level def, class or assignment over a name the module imports
+        (``from toolz import first`` then ``def first(seq): ...``): every test of the module
+        that calls the name runs the stand-in, an input of each of them like a patch of
+        that name (evidence/driver.py gives it to the module's tests). A definition behind
+        a condition or in a ``try`` (a compatibility fallback) is left alone; assertion and
+        helper names are the hook collector's (PS206)."""
+        ctx = self.ctx
+        if scope.kind != "module" or self._tries or ctx.guards():
+            return
+        seq, t = ctx.seq, ctx.tables
+
+        def judge() -> None:
+            if ctx.aliases.is_imported(name) and not name.startswith("test") and \
+                    not assertion_name(name) and not name.startswith(t.helper_name_prefixes):
+                ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, node, ctx.frames[0], node,
+                                         seq, op="rebinds"))
+        ctx.deferred.append(judge)
 
     def visit_With(self, node: cst.With) -> None:
         read_with(node, self.ctx)
@@ -61,6 +95,9 @@ class AssertionCollector(Collector):
                 isinstance(node.targets[0].target, cst.Name) and isinstance(node.value, cst.Call):
             ctx.deferred.append(lambda: self._strategy(node.value, seq))
         pairs = [p for t in node.targets for p in _assigned_pairs(t.target, node.value)]
+        for t in node.targets:
+            if isinstance(t.target, cst.Name):
+                self._module_rebinding(t.target.value, node, frame)
         # A rebinding of an imported name is read first, one input per name (its spelling
         # free to change); a patch by assignment covers what it does not (local objects).
         rebound_here: list[bool] = []
