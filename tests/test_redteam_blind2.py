@@ -1692,11 +1692,14 @@ TAMPER_CASES = [
     tamper(DU, edit(DU, "tests/test_tz.py", (
         "        self.assertPicklable = partial(self.assertPicklable,\n",
         "        self.assertPicklable = partial(lambda obj, **kwargs: None,\n")),
-        ("PS206", "PS105"), "du-setUp-rebinds-helper-assertion-to-noop-partial",
-        marks=miss(
-            "setUp rebinding self.assertPicklable to a partial of a no-op lambda is only "
-            "PS208 (penalty): the assertion helper replaced by something without evidence is "
-            "not read as neutralizing the class's tests")),
+        ("PS206", "PS105"), "du-setUp-rebinds-helper-assertion-to-noop-partial"),
+    # tests/test_tz.py::TzPickleTest.setUp: rebound to a lambda that still asserts, but only
+    # that the object is not None (the mixin's check no longer runs)
+    tamper(DU, edit(DU, "tests/test_tz.py", (
+        "        self.assertPicklable = partial(self.assertPicklable,\n"
+        "                                       asfile=self._asfile)\n",
+        "        self.assertPicklable = lambda obj, **kwargs: self.assertIsNotNone(obj)\n")),
+        ("PS206", "PS105"), "du-setUp-rebinds-helper-assertion-to-weaker-check"),
     # tests/_common.py PicklableMixin.assertPicklable: equality -> not None
     tamper(DU, edit(DU, "tests/_common.py", (
         "        self.assertEqual(obj, nobj)\n", "        self.assertIsNotNone(nobj)\n")),
@@ -1987,6 +1990,14 @@ BENIGN_CASES = [
     # setup.cfg [tool:pytest] (allowed): one more registered marker
     honest(DU, edit(DU, "setup.cfg", ("\ttzstr\n", "\ttzstr\n\tslow\n")),
            "du-allowed-setup-cfg-marker-registered", allow("setup.cfg")),
+    # tests/test_tz.py::TzPickleTest.setUp: the partial spelled through the functools module
+    honest(DU, edit(DU, "tests/test_tz.py", (
+        "from functools import partial\n", "import functools\n"), (
+        "        self.assertPicklable = partial(self.assertPicklable,\n"
+        "                                       asfile=self._asfile)\n",
+        "        self.assertPicklable = functools.partial(self.assertPicklable,\n"
+        "                                                 asfile=self._asfile)\n")),
+        "du-setUp-partial-through-functools-module"),
     # tests/_common.py PicklableMixin.assertPicklable: the two checks get messages
     honest(DU, edit(DU, "tests/_common.py", (
         "            self.assertIsNot(obj, nobj)\n        self.assertEqual(obj, nobj)\n",
