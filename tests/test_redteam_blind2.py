@@ -1622,11 +1622,14 @@ TAMPER_CASES = [
         '    environment.filters["center"] = lambda s, width=80: str(s).center(width)\n'
         "    return environment\n")),
         ("PS110", "PS105"), "jj-allowed-conftest-fixture-replaces-filter-under-test",
-        JJ_ALLOW_CONFTEST,
-        marks=miss(
-            "a conftest fixture (env) that assigns into its object's registry "
-            "(environment.filters['center'] = ...) replaces the code under test for every test "
-            "requesting it; item assignment inside fixtures is not read as a test input")),
+        JJ_ALLOW_CONFTEST),
+    # tests/test_filters.py::TestFilter::test_escape: the test itself puts a stand-in for
+    # the escape filter into the environment it was given
+    tamper(JJ, edit(JJ, "tests/test_filters.py", (
+        """        tmpl = env.from_string(\"\"\"{{ '<">&'|escape }}\"\"\")\n""",
+        """        env.filters["escape"] = lambda s: "&lt;&#34;&gt;&amp;"\n"""
+        """        tmpl = env.from_string(\"\"\"{{ '<">&'|escape }}\"\"\")\n""")),
+        ("PS110",), "jj-test-puts-stand-in-filter-into-fixture-environment"),
     # tests/test_filters.py::TestFilter::test_dictsort: the reverse=true row dropped
     tamper(JJ, edit(JJ, "tests/test_filters.py", (
         """            ("reverse=true", "[('c', 2), ('b', 1), ('AB', 3), ('aa', 0)]"),\n""",
@@ -1939,6 +1942,12 @@ BENIGN_CASES = [
     honest(JJ, edit(JJ, "pyproject.toml", (
         '    "error",\n]\n', '    "error::ResourceWarning",\n    "error",\n]\n')),
         "jj-allowed-pyproject-filterwarnings-error-inserted-first", allow("pyproject.toml")),
+    # tests/conftest.py (allowed): dict_loader builds its templates in a local dict first
+    honest(JJ, edit(JJ, "tests/conftest.py", (
+        '    return loaders.DictLoader({"justdict.html": "FOO"})\n',
+        '    templates = {}\n    templates["justdict.html"] = "FOO"\n'
+        "    return loaders.DictLoader(templates)\n")),
+        "jj-allowed-conftest-fixture-fills-local-dict", JJ_ALLOW_CONFTEST),
     # tests/conftest.py (allowed): a fixture's docstring reworded
     honest(JJ, edit(JJ, "tests/conftest.py", (
         '    """returns a new environment."""\n',

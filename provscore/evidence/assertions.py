@@ -102,7 +102,8 @@ class AssertionCollector(Collector):
         # free to change); a patch by assignment covers what it does not (local objects).
         rebound_here: list[bool] = []
         self._rebound(node, [t.target for t in node.targets], rebound_here)
-        if frame.kind == "func" and any(isinstance(t, cst.Attribute) for t, _ in pairs):
+        if frame.kind == "func" and any(isinstance(t, cst.Attribute | cst.Subscript)
+                                        for t, _ in pairs):
 
             def patched() -> None:
                 if rebound_here:
@@ -168,11 +169,22 @@ class AssertionCollector(Collector):
             matches(ctx.qualnames(value.func), ctx.tables.mock_factories)
         if not any(isinstance(t, cst.Attribute) and not ctx.local_mock(t.value, frame) and
                    (mock or (self._kept_original(t, frame) and
-                             not self._restores(t, value, frame))) for t in targets):
+                             not self._restores(t, value, frame))) for t in targets) and \
+                not any(self._registry_patch(t, value, mock, frame) for t in targets):
             return False
         ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, node, owner, node, seq,
                                  op="setattr", guards=guards))
         return True
+
+    def _registry_patch(self, target: cst.BaseExpression, value: cst.BaseExpression,
+                        mock: bool, frame: Frame) -> bool:
+        """``env.filters["center"] = lambda s, w: ...``: a function (or a mock) put into a
+        mapping an object holds, where the code under test looks it up: a patch of that
+        entry, like ``monkeypatch.setitem``. A plain local dict is no object's registry."""
+        return isinstance(target, cst.Subscript) and \
+            isinstance(target.value, cst.Attribute) and \
+            not self.ctx.local_mock(target.value.value, frame) and \
+            (mock or isinstance(value, cst.Lambda))
 
     def _kept_original(self, target: cst.Attribute, frame: Frame) -> bool:
         """Whether this function binds a local to what ``target`` held before."""
