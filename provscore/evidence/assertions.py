@@ -166,7 +166,7 @@ class AssertionCollector(Collector):
         if owner is None:
             return False
         mock = isinstance(value, cst.Call) and \
-            matches(ctx.qualnames(value.func), ctx.tables.mock_factories)
+            matches(ctx.qualnames(value.func), ctx.tables.mock_factories) is not None
         if not any(isinstance(t, cst.Attribute) and not ctx.local_mock(t.value, frame) and
                    (mock or (self._kept_original(t, frame) and
                              not self._restores(t, value, frame))) for t in targets) and \
