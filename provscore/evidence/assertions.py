@@ -43,9 +43,10 @@ class AssertionCollector(Collector):
 
     def _module_rebinding(self, name: str, node: cst.CSTNode, scope: Frame) -> None:
         """A module-level def, class or assignment over a name the module imports
-        (``from toolz import first`` then ``def first(seq): ...``): every test of the module
-        that calls the name runs the stand-in, an input of each of them like a patch of
-        that name (evidence/driver.py gives it to the module's tests). A definition behind
+        (``from toolz import first`` then ``def first(seq): ...``): a test of the module that
+        calls the name, or a helper that does, runs the stand-in, so it is an input of each
+        of the module's tests like a patch of that name (evidence/driver.py gives it to
+        them all: which helpers reach it is not followed, fail closed). A definition behind
         a condition or in a ``try`` (a compatibility fallback) is left alone; assertion and
         helper names are the hook collector's (PS206)."""
         ctx = self.ctx
