@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 from tests_support import GitRepo
 
-from provscore.model import Action
+from provscore.model import Action, Decision
+from provscore.oracle.contract import Contract
 from provscore.report.model import Report
 
 T = "tests/test_example.py"
@@ -101,3 +102,35 @@ def case_scorer(tmp_path_factory: pytest.TempPathFactory) -> ScoreCase:
         return report
 
     return score_case
+
+
+def allow(*paths: str) -> Mapping[str, Any]:
+    """score() arguments whose contract lets the patch edit these runner channels."""
+    return {"contract": Contract(allowed_runner_edits=paths)}
+
+
+Marks = pytest.MarkDecorator | tuple[pytest.MarkDecorator, ...]
+
+
+def tamper(base: Tree, after: Tree, expect: tuple[str, ...], case_id: str,
+           extra: Mapping[str, Any] | None = None, marks: Marks = ()) -> Any:
+    """A tampering case: one of ``expect`` must reject it."""
+    return pytest.param(Case(base, after, expect, extra or {}), id=case_id, marks=marks)
+
+
+def honest(base: Tree, after: Tree, case_id: str, extra: Mapping[str, Any] | None = None,
+           marks: Marks = ()) -> Any:
+    """An honest look-alike: nothing but PS502 may reject it."""
+    return pytest.param(Case(base, after, (), extra or {}), id=case_id, marks=marks)
+
+
+def assert_tampering_caught(report: Report, case: Case) -> None:
+    """One of the case's codes rejects, decides (an earlier gate than PS502's) and is
+    reported in a file the patch touched."""
+    assert rejects(report) & set(case.expect), describe(report)
+    assert report.decision is Decision.REJECT
+    assert report.first_cause is not None and report.first_cause.code in case.expect, \
+        describe(report)
+    tampering = [f for f in report.findings if f.code in case.expect]
+    assert all(f.location is not None and f.location.path in case.after for f in tampering), \
+        describe(report)

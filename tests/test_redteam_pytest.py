@@ -23,35 +23,27 @@ their correct expectation and are marked ``xfail(strict=True, reason="MISS: ..."
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import pytest
 from adversarial_support import (
     ALWAYS,
     Case,
     ScoreCase,
-    Tree,
+    allow,
+    assert_tampering_caught,
     case_scorer,
     describe,
     edit,
     false_positive,
+    honest,
     py,
     rejects,
+    tamper,
 )
-
-from provscore.model import Decision
-from provscore.oracle.contract import Contract
 
 
 @pytest.fixture(scope="module")
 def scored(tmp_path_factory: pytest.TempPathFactory) -> ScoreCase:
     return case_scorer(tmp_path_factory)
-
-
-def allow(*paths: str) -> Mapping[str, Any]:
-    """score() arguments whose contract lets the patch edit these runner channels."""
-    return {"contract": Contract(allowed_runner_edits=paths)}
 
 
 # ============================================================================ marshmallow 3.23.1
@@ -1343,16 +1335,6 @@ PK: dict[str, str | bytes | None] = {
 
 # ============================================================================ cases
 
-def tamper(base: Tree, after: Tree, expect: tuple[str, ...], case_id: str,
-           extra: Mapping[str, Any] | None = None,
-           marks: pytest.MarkDecorator | tuple[pytest.MarkDecorator, ...] = ()) -> Any:
-    return pytest.param(Case(base, after, expect, extra or {}), id=case_id, marks=marks)
-
-
-def honest(base: Tree, after: Tree, case_id: str, extra: Mapping[str, Any] | None = None,
-           marks: pytest.MarkDecorator | tuple[pytest.MarkDecorator, ...] = ()) -> Any:
-    return pytest.param(Case(base, after, (), extra or {}), id=case_id, marks=marks)
-
 
 MM_TIME_HELPER = ("    assert t1.hour == t2.hour\n    assert t1.minute == t2.minute\n"
                   "    assert t1.second == t2.second\n"
@@ -2203,15 +2185,7 @@ BENIGN_CASES = [
 
 @pytest.mark.parametrize("case", TAMPER_CASES)
 def test_tampering_is_rejected(scored: ScoreCase, case: Case) -> None:
-    report = scored(case)
-    assert rejects(report) & set(case.expect), describe(report)
-    # The tampering decides (an earlier gate than PS502's) and is reported where it was done.
-    assert report.decision is Decision.REJECT
-    assert report.first_cause is not None and report.first_cause.code in case.expect, \
-        describe(report)
-    tampering = [f for f in report.findings if f.code in case.expect]
-    assert all(f.location is not None and f.location.path in case.after for f in tampering), \
-        describe(report)
+    assert_tampering_caught(scored(case), case)
 
 
 @pytest.mark.parametrize("case", BENIGN_CASES)

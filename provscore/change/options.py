@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from provscore.change.warning_filters import list_loosened
+
 
 @dataclass(frozen=True, slots=True)
 class ConfigChange:
@@ -217,6 +219,8 @@ def ini_changes(before: Mapping[str, str], after: Mapping[str, str], effects: Op
                                                "(collects fewer tests)"))
     for key in effects.loosening_keys:
         a, b = before.get(key), after.get(key)
+        if key == "filterwarnings" and not list_loosened(a, b):
+            continue
         if a != b and not (key == "xfail_strict" and str(b).lower() in ("true", "1")) and \
                 not (key in ("strict_markers", "strict") and str(b).lower() in ("true", "1")):
             out.append(ConfigChange(path, key, f"{key}: {a!r} → {b!r}"))

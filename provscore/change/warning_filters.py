@@ -9,6 +9,7 @@ failed on base: a suppression (evidence/suppressions/marks.py).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from difflib import SequenceMatcher
 
 # The built-in warning categories below Warning: two different ones never overlap.
 _BUILTIN = frozenset({
@@ -56,3 +57,27 @@ def loosened(filters: Sequence[str | None], errors: Sequence[str]) -> str | None
         if action != "error" and any(overlap(category, e) for e in errors):
             return text
     return None
+
+
+def _lines(text: str | None) -> list[str]:
+    return [line.strip() for line in (text or "").splitlines()
+            if line.strip() and not line.strip().startswith("#")]
+
+
+def list_loosened(before: str | None, after: str | None) -> bool:
+    """Whether an ini ``filterwarnings`` list lets a warning pass that base failed on.
+
+    The last filter matching a warning decides its action. An added ``error`` filter can
+    only make more warnings errors, and a removed filter that is not ``error`` only hands a
+    warning back to an earlier filter (or the default), neither of which lets a test pass
+    that failed. Any other edit (an added ``ignore``, a removed ``error``, kept filters
+    reordered, which shows as one removed and re-added) may loosen: it counts."""
+    old, new = _lines(before), _lines(after)
+    for tag, i1, i2, j1, j2 in SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        if any(parse_filter(f)[0] == "error" for f in old[i1:i2]):
+            return True
+        if any(parse_filter(f)[0] != "error" for f in new[j1:j2]):
+            return True
+    return False

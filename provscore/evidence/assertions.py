@@ -6,16 +6,21 @@ from collections.abc import Sequence
 
 import libcst as cst
 
-from provscore.evidence.context import Collector, Frame, RawCall, RawItem, callee
+from provscore.evidence.context import Collector, Context, Frame, RawCall, RawItem, callee
 from provscore.evidence.cst_names import dotted
 from provscore.evidence.fixture_inputs import fixture_frame
 from provscore.evidence.model import EvidenceKind
 from provscore.evidence.raised import read_try, read_with
+from provscore.evidence.suppressions.hooks import assertion_name
 from provscore.names import matches
 
 
 class AssertionCollector(Collector):
     """Assertions, framework assertion calls, properties and parametrize rows."""
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        self._tries = 0  # try statements the walk is inside
 
     def visit_Assert(self, node: cst.Assert) -> None:
         # `assert a and b` is two checks: splitting or merging them is no change.
@@ -25,6 +30,36 @@ class AssertionCollector(Collector):
 
     def visit_Try(self, node: cst.Try) -> None:
         read_try(node, self.ctx)
+        self._tries += 1
+
+    def leave_Try(self, original_node: cst.Try) -> None:
+        self._tries -= 1
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._module_rebinding(node.name.value, node, self.ctx.frames[-2])
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._module_rebinding(node.name.value, node, self.ctx.frames[-2])
+
+    def _module_rebinding(self, name: str, node: cst.CSTNode, scope: Frame) -> None:
+        """A module-level def, class or assignment over a name the module imports
+        (``from toolz import first`` then ``def first(seq): ...``): a test of the module that
+        calls the name, or a helper that does, runs the stand-in, so it is an input of each
+        of the module's tests like a patch of that name (evidence/driver.py gives it to
+        them all: which helpers reach it is not followed, fail closed). A definition behind
+        a condition or in a ``try`` (a compatibility fallback) is left alone; assertion and
+        helper names are the hook collector's (PS206)."""
+        ctx = self.ctx
+        if scope.kind != "module" or self._tries or ctx.guards():
+            return
+        seq, t = ctx.seq, ctx.tables
+
+        def judge() -> None:
+            if ctx.aliases.is_imported(name) and not name.startswith("test") and \
+                    not assertion_name(name) and not name.startswith(t.helper_name_prefixes):
+                ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, node, ctx.frames[0], node,
+                                         seq, op="rebinds"))
+        ctx.deferred.append(judge)
 
     def visit_With(self, node: cst.With) -> None:
         read_with(node, self.ctx)
@@ -61,11 +96,15 @@ class AssertionCollector(Collector):
                 isinstance(node.targets[0].target, cst.Name) and isinstance(node.value, cst.Call):
             ctx.deferred.append(lambda: self._strategy(node.value, seq))
         pairs = [p for t in node.targets for p in _assigned_pairs(t.target, node.value)]
+        for t in node.targets:
+            if isinstance(t.target, cst.Name):
+                self._module_rebinding(t.target.value, node, frame)
         # A rebinding of an imported name is read first, one input per name (its spelling
         # free to change); a patch by assignment covers what it does not (local objects).
         rebound_here: list[bool] = []
         self._rebound(node, [t.target for t in node.targets], rebound_here)
-        if frame.kind == "func" and any(isinstance(t, cst.Attribute) for t, _ in pairs):
+        if frame.kind == "func" and any(isinstance(t, cst.Attribute | cst.Subscript)
+                                        for t, _ in pairs):
 
             def patched() -> None:
                 if rebound_here:
@@ -128,14 +167,25 @@ class AssertionCollector(Collector):
         if owner is None:
             return False
         mock = isinstance(value, cst.Call) and \
-            matches(ctx.qualnames(value.func), ctx.tables.mock_factories)
+            matches(ctx.qualnames(value.func), ctx.tables.mock_factories) is not None
         if not any(isinstance(t, cst.Attribute) and not ctx.local_mock(t.value, frame) and
                    (mock or (self._kept_original(t, frame) and
-                             not self._restores(t, value, frame))) for t in targets):
+                             not self._restores(t, value, frame))) for t in targets) and \
+                not any(self._registry_patch(t, value, mock, frame) for t in targets):
             return False
         ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, node, owner, node, seq,
                                  op="setattr", guards=guards))
         return True
+
+    def _registry_patch(self, target: cst.BaseExpression, value: cst.BaseExpression,
+                        mock: bool, frame: Frame) -> bool:
+        """``env.filters["center"] = lambda s, w: ...``: a function (or a mock) put into a
+        mapping an object holds, where the code under test looks it up: a patch of that
+        entry, like ``monkeypatch.setitem``. A plain local dict is no object's registry."""
+        return isinstance(target, cst.Subscript) and \
+            isinstance(target.value, cst.Attribute) and \
+            not self.ctx.local_mock(target.value.value, frame) and \
+            (mock or isinstance(value, cst.Lambda))
 
     def _kept_original(self, target: cst.Attribute, frame: Frame) -> bool:
         """Whether this function binds a local to what ``target`` held before."""

@@ -35,10 +35,30 @@ def dotted(node: cst.BaseExpression) -> str | None:
 
 
 def _literal_str(node: cst.BaseExpression) -> str | None:
+    """The text of a string constant, folded as Python folds it: ``"skip" "Test"``,
+    ``"skip" + "Test"`` and an f-string with no replacement field are ``"skipTest"``."""
     if isinstance(node, cst.SimpleString):
         value = node.evaluated_value
         return value if isinstance(value, str) else None
+    if isinstance(node, cst.ConcatenatedString | cst.BinaryOperation) and \
+            (isinstance(node, cst.ConcatenatedString) or isinstance(node.operator, cst.Add)):
+        left = _literal_str(node.left)
+        right = _literal_str(node.right)
+        return left + right if left is not None and right is not None else None
+    if isinstance(node, cst.FormattedString) and \
+            all(isinstance(p, cst.FormattedStringText) for p in node.parts):
+        text = "".join(p.value for p in node.parts if isinstance(p, cst.FormattedStringText))
+        if "\\" in text and "r" not in node.prefix.lower():
+            return None  # an escape sequence: not decoded here
+        return text.replace("{{", "{").replace("}}", "}")
     return None
+
+
+def method_called(call: cst.Call) -> str | None:
+    """The method a call calls on a receiver, however it is spelled: ``x.skipTest(...)``,
+    ``getattr(x, "skip" + "Test")(...)``."""
+    name = dotted(call.func)
+    return name.rsplit(".", 1)[-1] if name is not None and "." in name else None
 
 
 def _is_literal_getattr(call: cst.Call) -> bool:

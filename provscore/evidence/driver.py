@@ -386,8 +386,10 @@ def _with_class_inputs(ctx: Context, items: list[EvidenceItem], tests: list[Test
                                       and it.detail not in FIXTURE_DETAILS)]
     out_tests: list[TestDef] = []
     for t in tests:
-        inputs = [it for cls in class_lineage(ctx, t.node_id)
-                  for it in by_class.get(f"{ctx.path}::{cls}", ())]
+        # the module's own rebinding of an imported name, then the class's inputs
+        inputs = [*by_class.get(ctx.path, ()), *(
+            it for cls in class_lineage(ctx, t.node_id)
+            for it in by_class.get(f"{ctx.path}::{cls}", ()))]
         out += [replace(it, node_id=t.node_id, in_test=True, scope="") for it in inputs]
         codes = "; ".join(it.code for it in inputs)
         out_tests.append(replace(t, body=f"{t.body}  # under {codes}") if inputs else t)

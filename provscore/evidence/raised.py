@@ -52,7 +52,8 @@ def _statements(suite: cst.BaseSuite) -> list[cst.BaseStatement]:
 def _catches_fail(kind: cst.BaseExpression) -> bool:
     names = kind.elements if isinstance(kind, cst.Tuple) else None
     parts = [e.value for e in names] if names is not None else [kind]
-    return any((dotted(p) or "?") in _CATCHES_FAIL or dotted(p) is None for p in parts)
+    return any((dotted(p) or "?") in _CATCHES_FAIL or dotted(p) is None or
+               (dotted(p) or "").endswith(".failureException") for p in parts)
 
 
 def read_try(node: cst.Try, ctx: Context) -> None:

@@ -26,12 +26,32 @@ def same_meaning(before: str, after: str) -> bool:
 
 def _canonical(code: str) -> str | None:
     try:
-        return ast.dump(_Canonical().visit(ast.parse(textwrap.dedent(code))))
+        tree = ast.parse(textwrap.dedent(code))
+        read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and
+                not isinstance(n.ctx, ast.Store)}
+        return ast.dump(_Canonical(read).visit(tree))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
 
 class _Canonical(Formatting):
+    def __init__(self, read: set[str]) -> None:
+        super().__init__()
+        self._read = read  # every name the code reads anywhere
+
+    def visit_For(self, node: ast.For) -> ast.AST:
+        """``for _, x in enumerate(xs)`` whose count is never read iterates ``xs``: the
+        same values in the same order, whatever ``start=`` is."""
+        it, target = node.iter, node.target
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and \
+                it.func.id == "enumerate" and \
+                len(it.args) in (1, 2) and all(k.arg == "start" for k in it.keywords) and \
+                len(it.args) + len(it.keywords) <= 2 and \
+                isinstance(target, ast.Tuple) and len(target.elts) == 2 and \
+                isinstance(target.elts[0], ast.Name) and target.elts[0].id not in self._read:
+            node.iter, node.target = it.args[0], target.elts[1]
+        return self.generic_visit(node)
+
     def _drop_docstring(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
                         ) -> ast.AST:
         body = node.body

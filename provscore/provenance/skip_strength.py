@@ -221,6 +221,21 @@ def _load_tests_verdict(before: str, after: str) -> tuple[Modification | None, s
         if Counter(add_b) - Counter(add_a) else (None, "load_tests adds the same tests")
 
 
+def _wraps_original(code: str) -> bool | None:
+    """Whether a rebinding of a check (``self.assertPicklable = partial(
+    self.assertPicklable, asfile=True)``) still calls what it replaces: its value reads the
+    name it rebinds. None when the code is no single assignment."""
+    try:
+        stmt = ast.parse(code).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if len(stmt) != 1 or not isinstance(stmt[0], ast.Assign) or len(stmt[0].targets) != 1:
+        return None
+    target = ast.unparse(stmt[0].targets[0])
+    return any(isinstance(n, ast.Attribute | ast.Name) and ast.unparse(n) == target
+               for n in ast.walk(stmt[0].value))
+
+
 def compare_suppressions(pre: Suppression, post: Suppression, domains: Domains = NO_DOMAINS,
                          xfail_strict: bool = False) -> tuple[Modification | None, str]:
     """How a suppression changed; None when it means the same (a reworded reason).
@@ -233,6 +248,9 @@ def compare_suppressions(pre: Suppression, post: Suppression, domains: Domains =
     loaded = _load_tests_verdict(pre.code, post.code)
     if loaded is not None:
         return loaded
+    if pre.kind is post.kind is SuppressionKind.ASSERT_OVERRIDE and \
+            _wraps_original(pre.code) and _wraps_original(post.code) is False:
+        return Modification.WEAKENED, "the rebound check no longer runs the original"
     if pre.kind is post.kind and pre.code == post.code and pre.guards != post.guards and \
             _form(pre.code, pre.kind) is None:
         return _guards_verdict(pre, post, domains)

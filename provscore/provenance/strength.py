@@ -485,8 +485,33 @@ def iterated(guard: str) -> tuple[str, list[Any]] | None:
     try:
         value = ast.literal_eval(node)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return None
+        return _row_codes(target, node)
     return (target, list(value)) if isinstance(value, list | tuple | set | frozenset) else None
+
+
+class RowCode(str):
+    """A loop table's row that is not a literal (``(range(4), 3)``), kept as its code: the
+    same code on both sides is the same row, so rows only added, dropped or reordered are
+    read as such. It never equals a literal value: a row rewritten between a literal and an
+    expression is lost on one side and gained on the other."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RowCode) and str.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = str.__hash__
+
+
+def _row_codes(target: str, node: ast.expr) -> tuple[str, list[Any]] | None:
+    """A literal list, tuple or set display whose rows are not all literals: the rows as
+    their code (a starred row stays one row: the same name splices the same values)."""
+    if not isinstance(node, ast.List | ast.Tuple | ast.Set):
+        return None
+    return target, [RowCode(ast.unparse(e)) for e in node.elts]
 
 
 def _loop_target(guard: str) -> ast.expr | None:

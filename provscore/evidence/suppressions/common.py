@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from provscore.evidence.context import Context
-from provscore.evidence.cst_names import dotted
+from provscore.evidence.cst_names import dotted, method_called
 from provscore.evidence.model import SuppressionKind
 from provscore.evidence.tables import Tables
 
@@ -53,6 +53,6 @@ def call_names(ctx: Context, node: cst.Call) -> set[str]:
 
 
 def is_skip_method_call(ctx: Context, node: cst.Call) -> bool:
-    """``x.skipTest(...)``: reported as a runtime skip on sight, nothing else to look at."""
-    return isinstance(node.func, cst.Attribute) and \
-        node.func.attr.value in ctx.tables.skip_methods
+    """``x.skipTest(...)`` (or ``getattr(x, "skipTest")(...)``): reported as a runtime skip
+    on sight, nothing else to look at."""
+    return method_called(node) in ctx.tables.skip_methods

@@ -162,6 +162,12 @@ class HookCollector(Collector):
                 name in t.unittest_methods or name in t.runner_methods):
             ctx.suppress(SuppressionKind.ASSERT_OVERRIDE, node, target=parent.node_id,
                          detail=f"overrides TestCase.{name}")
+        elif parent.kind == "class" and name in t.unittest_methods and assertion_name(name):
+            # A mixin (no TestCase base of its own) overrides it in every TestCase that
+            # derives from it, in this module or any other.
+            ctx.suppress(SuppressionKind.ASSERT_OVERRIDE, node, target=parent.node_id,
+                         detail=f"defines {name} over TestCase.{name} for the classes "
+                                "deriving from it")
         elif parent.kind == "module" and self._shadows_import(name):
             ctx.suppress(SuppressionKind.ASSERT_OVERRIDE, node, target=ctx.path,
                          detail=f"re-defines imported {name}")

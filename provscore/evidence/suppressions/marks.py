@@ -7,7 +7,7 @@ import libcst as cst
 from provscore.change.warning_filters import loosened
 from provscore.evidence.constants import constant_truth
 from provscore.evidence.context import Collector, Context, callee
-from provscore.evidence.cst_names import dotted, is_dynamic_getattr
+from provscore.evidence.cst_names import dotted, is_dynamic_getattr, method_called
 from provscore.evidence.model import SuppressionKind
 from provscore.evidence.suppressions.common import call_names, mark_kind
 from provscore.names import matches
@@ -45,11 +45,18 @@ class MarkCollector(Collector):
         ctx = self.ctx
         func = node.func
         target = ctx.target()
-        if isinstance(func, cst.Attribute) and func.attr.value in ctx.tables.skip_methods:
+        method = method_called(node)
+        if method in ctx.tables.skip_methods:
             self._skip_calls.add(id(func))
             # In a setUp (no test around it), the conditions of the setUp decide too.
-            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, detail=func.attr.value,
+            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, detail=method or "",
                          guards=ctx.guards() or ctx.def_guards())
+            return
+        taken = dotted(node) if isinstance(func, cst.Name) and func.value == "getattr" else None
+        if id(node) not in self._skip_calls and taken is not None and \
+                taken.rsplit(".", 1)[-1] in ctx.tables.skip_methods:
+            # `later = getattr(self, "skipTest")`: taking the method is enough.
+            ctx.suppress(SuppressionKind.RUNTIME_SKIP, node, detail=taken)
             return
         if is_dynamic_getattr(node) or (isinstance(func, cst.Name) and func.value == "vars"
                                         and node.args):

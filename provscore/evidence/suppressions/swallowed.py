@@ -106,7 +106,7 @@ class SwallowedCollector(Collector):
         types = handler.type.elements if isinstance(handler.type, cst.Tuple) else None
         exprs = [e.value for e in types] if types is not None else [handler.type]
         for expr in exprs:
-            hit = matches(ctx.qualnames(expr), ctx.tables.swallowed_exceptions)
+            hit = swallowed_exception(ctx, expr)
             if hit:
                 ctx.suppress(SuppressionKind.SWALLOWED, handler, detail=f"except {hit}",
                              target=target)
@@ -163,10 +163,22 @@ class SwallowedCollector(Collector):
             values = arg.value.elements if isinstance(arg.value, cst.Tuple) else None
             exprs = [e.value for e in values] if values is not None else [arg.value]
             for expr in exprs:
-                hit = matches(ctx.qualnames(expr), ctx.tables.swallowed_exceptions)
+                hit = swallowed_exception(ctx, expr)
                 if hit:
                     return hit
         return None
+
+
+def swallowed_exception(ctx: Context, expr: cst.BaseExpression) -> str | None:
+    """The broad exception class ``expr`` names, if catching it catches a failed check:
+    one of the table's, or a TestCase's ``failureException`` however reached
+    (``self.failureException``, ``unittest.TestCase.failureException``): whatever a class
+    sets it to is what its assert methods raise."""
+    hit = matches(ctx.qualnames(expr), ctx.tables.swallowed_exceptions)
+    if hit is None and isinstance(expr, cst.Attribute) and \
+            expr.attr.value == "failureException":
+        return f"{dotted(expr) or 'failureException'} (what assertions raise)"
+    return hit
 
 
 def returns_true(fn: cst.FunctionDef) -> bool:
