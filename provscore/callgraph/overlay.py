@@ -35,7 +35,9 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Iterator, Mapping
 
+from provscore.callgraph.cache import SummaryCache
 from provscore.callgraph.digraph import Digraph
+from provscore.callgraph.exports import ExportTables, StoredNamespaces
 from provscore.callgraph.graph import (
     CallGraph,
     EdgeWriter,
@@ -113,12 +115,19 @@ class _Scopes(Mapping[str, tuple[Scope, ...]]):
 
 
 def overlay_graph(base: CallGraph, changed: Mapping[str, FileSummary | None],
-                  load: Callable[[str], FileSummary | None], config: CollectionConfig
+                  load: Callable[[str], FileSummary | None], config: CollectionConfig,
+                  exports: tuple[SummaryCache | None, str] | None = None
                   ) -> CallGraph | None:
     """``base`` with the ``.py`` files of ``changed`` re-read (None: the file is gone);
-    ``load`` gives the summary of an unchanged file. None: build the graph in full."""
+    ``load`` gives the summary of a file at base. None: build the graph in full.
+    ``exports``: where the base's export tables are stored (a cache, or None for this
+    call only) and the base graph's key; without it every name is resolved anew."""
     if any(posixpath.basename(p) == "conftest.py" for p in changed):
         return None
+    # A patch that adds or removes a module may change what an import name finds: no
+    # stored export table is fresh for it.
+    if exports is not None and any(s is None or p not in base.paths for p, s in changed.items()):
+        exports = None
     importers = _importers_of_packages(base, changed, load)
     if importers is None:
         return None
@@ -141,14 +150,19 @@ def overlay_graph(base: CallGraph, changed: Mapping[str, FileSummary | None],
             g.add_edge(u, v, kind)
         into_changed.append(u)
     summaries = _Summaries(index, mods, load)
-    ns = Namespaces(summaries, index, _subclasses_from(base, mods))
+    reread = set(mods) | {base.paths[p] for p in changed if p in base.paths}
+    tables = None if exports is None else \
+        ExportTables(exports[0], exports[1], _Summaries(base.index, {}, load), base.index)
+    ns = StoredNamespaces(summaries, index, _subclasses_from(base, mods), tables,
+                          frozenset(reread))
     edges = EdgeWriter(g, ns)
     live = [m for m in mods if m in summaries]
     call_edges(ns, edges, live, lambda: _rebind(ns, edges, base.graph, set(mods), into_changed))
     _calls_of_new_bindings(ns, edges, set(mods))
     tests = {t: n for t, n in base.tests.items() if file_of(t) not in gone}
     tests.update(fixture_edges(ns, edges, live, config))
-    reread = set(mods) | {base.paths[p] for p in changed if p in base.paths}
+    if tables is not None:
+        tables.save()
     counts = {m: c for m, c in base.module_stats.items() if m not in reread}
     for m, delta in edges.counts.items():  # changed modules anew, others' recounts
         was = counts.get(m, (0,) * len(delta))
