@@ -54,13 +54,26 @@ CHAIN = {
 
         def more():
             return extra.go()
+
+        handler = None
         """,
     "lib.py": """
         from pkg.impl import h
-        from app import run
+        from app import handler, run
+
+        def local():
+            return 1
 
         def again():
+            h(local, 1)
+            h(handler)
             return h(run, 1)
+        """,
+    "user.py": """
+        from pkg.impl import f
+
+        def use():
+            return f() + 1
         """,
 }
 #: Every edit changes app.py too (a new function), so its names are resolved after the
@@ -80,6 +93,9 @@ EDITS: dict[str, dict[str, str | None]] = {
         "pkg/mid.py": None, "pkg/middle.py": "from pkg.impl import g as f, g, h\n",
         "pkg/__init__.py": "from pkg.middle import f, h\n",
         "pkg/sub.py": "from pkg.middle import f\nfrom pkg import h\n", "app.py": _APP},
+    "a caller's argument becomes a function": {
+        "pkg/impl.py": str(CHAIN["pkg/impl.py"]) + "\n        X = 1\n",
+        "app.py": _APP.replace("handler = None", "def handler():\n            return 0")},
     "a new module shadows a name": {
         "pkg/extra.py": "def go():\n    return 3\n", "app.py": _APP},
     "a package __init__ re-exports another function": {
@@ -124,12 +140,18 @@ def test_the_edits_change_what_the_changed_file_reaches() -> None:
         "a module is deleted": ("app:run", "pkg.impl:g"),
         "a module is renamed": ("app:run", "pkg.impl:g"),
         "a new module shadows a name": ("app:more", "pkg.extra:go"),
+        "a caller's argument becomes a function": ("pkg.impl:h", "app:handler"),
         "a package __init__ re-exports another function": ("app:go", "pkg.impl:g"),
     }
     for edit, (src, dst) in want.items():
         before, changes = _after(edit)
         assert not _full(before).graph.has_edge(src, dst), edit
         assert _overlaid(before, changes, (None, "base")).graph.has_edge(src, dst), edit
+    # The unchanged caller lib:again bound h's first parameter, fn, to local: now x.
+    before, changes = _after("a changed signature, an unchanged caller")
+    assert _full(before).graph.has_edge("pkg.impl:h", "lib:local")
+    assert not _overlaid(before, changes, (None, "base")).graph.has_edge("pkg.impl:h",
+                                                                         "lib:local")
 
 
 def test_an_entry_records_every_module_its_resolution_read() -> None:
@@ -148,6 +170,47 @@ def test_an_entry_records_every_module_its_resolution_read() -> None:
     assert tables.entry("pkg", "extra") == (frozenset({("U", "pkg.extra")}),
                                             frozenset({"pkg"}), 0)
     assert tables.computed == 3
+
+
+def test_a_callers_record_keeps_what_can_bind_and_what_it_read() -> None:
+    modules, index = _by_module(_summaries(CHAIN))
+    tables = ExportTables(None, "base", modules, index)
+    record = tables.sites("lib", "again")
+    assert record is not None
+    reads, sites = record
+    assert reads == {"lib", "app"}  # local is lib's, run is app's; the callee is not read
+    again = next(i for i, s in enumerate(modules["lib"].scopes) if s.qualname == "again")
+    # h(handler) passes no function (handler is None): nothing to replay for it
+    assert [(kind, i, ref) for kind, i, ref, _ in sites] == [("call", again, "h"),
+                                                            ("call", again, "h")]
+    assert tables.sites("user", "use") == (frozenset({"user"}), ())  # passes no function
+    assert tables.sites("pkg.gone", "x") is None
+
+
+def test_a_fresh_record_spares_reading_the_callers_module(tmp_path: Path) -> None:
+    """pkg/impl.py changes: its unchanged callers are replayed from their records, and
+    user.py, whose call passes no function, is not even read (a cached run)."""
+    before, _ = _after("a changed signature, an unchanged caller")
+    impl = summarise(textwrap.dedent(str(
+        EDITS["a changed signature, an unchanged caller"]["pkg/impl.py"])).encode())
+    changes: dict[str, FileSummary | None] = {"pkg/impl.py": impl}
+    after = {**before, "pkg/impl.py": impl}
+    base = _full(before)
+    db = tmp_path / "callgraph.sqlite"
+    first = overlay_graph(base, changes, before.get, CONFIG, (SummaryCache(db), "base"))
+    read: list[str] = []
+
+    def load(path: str) -> FileSummary | None:
+        read.append(path)
+        return before.get(path)
+
+    second = overlay_graph(base, changes, load, CONFIG, (SummaryCache(db), "base"))
+    assert first is not None and second is not None
+    assert _view(first) == _view(second) == _view(_full(after))
+    assert "user.py" not in read and "lib.py" in read
+    read.clear()
+    overlay_graph(base, changes, load, CONFIG, None)  # without records: every caller read
+    assert "user.py" in read
 
 
 def test_an_entry_that_depends_on_more_than_the_modules_read_is_not_kept() -> None:

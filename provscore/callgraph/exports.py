@@ -35,6 +35,16 @@ from provscore.callgraph.summary import FileSummary
 EXPORTS_FORMAT = 1
 #: (values, modules read, span); None: not a function of the modules it read.
 Entry = tuple[frozenset[Value], frozenset[str], int] | None
+#: A call site or decorator to replay: ("call", scope, ref, args) | ("dec", child, ref, ()).
+Site = tuple[str, int, str, tuple[tuple[str, str], ...]]
+#: Of one caller node: (modules read, what to replay); None: replay every call site.
+Sites = tuple[frozenset[str], tuple[Site, ...]] | None
+_SITES = "sites:"  # the row of a module's call sites (module names hold no colon)
+
+
+def _has_function(ns: Namespaces, values: AbstractSet[Value]) -> bool:
+    return any(v[0] in ("S", "BM") and ns.scope(v[1], int(v[2])).kind == "function"
+               for v in values)
 
 
 class _Reads(Mapping[str, FileSummary]):
@@ -71,15 +81,42 @@ class _Recording(Namespaces):
         self.span = 0
         self._walking: set[tuple[str, int]] = set()
 
-    def export(self, mod: str, name: str) -> Entry:
+    def _begin(self) -> None:
+        """Before each entry: nothing resolved for another one leaks in."""
         self.forget()
         self._mro.clear()
         self.reads.read = set()
         self.unsure, self.span = False, 0
+
+    def export(self, mod: str, name: str) -> Entry:
+        self._begin()
         values = frozenset(self.module_attr(mod, name, 0))
         if self.unsure or self.span > _MAX_DEPTH:
             return None
         return values, frozenset(self.reads.read), self.span
+
+    def sites(self, mod: str, qual: str) -> Sites:
+        """What replaying the call sites of node ``mod:qual`` can bind: the decorators of
+        its children and its calls with an argument that resolves to a function (the
+        others bind nothing, whatever they call)."""
+        self._begin()
+        if mod not in self.reads:
+            return None
+        scopes = self.reads[mod].scopes
+        items: list[Site] = []
+        for i, s in enumerate(scopes):
+            if s.qualname != qual:
+                continue
+            for j, child in enumerate(scopes):
+                if child.parent == i:
+                    items += [("dec", j, dec, ()) for dec in child.decorators
+                              if _has_function(self, self.resolve(mod, i, dec))]
+            items += [("call", i, ref, args) for _line, ref, args in s.calls
+                      if args and any(_has_function(self, self.resolve(mod, i, a))
+                                      for _, a in args)]
+        if self.unsure:
+            return None
+        return frozenset(self.reads.read), tuple(items)
 
     def table(self, mod: str, i: int) -> dict[str, list[Binding]]:
         self.reads.read.add(mod)
@@ -98,7 +135,11 @@ class _Recording(Namespaces):
         return super()._binding(mod, i, b, depth)
 
     def _param(self, mod: str, i: int, name: str) -> set[Value]:
-        self.unsure = True  # what call sites bound: the patch may bind more
+        scopes = self.reads[mod].scopes
+        s = scopes[i]
+        if not (s.parent >= 0 and scopes[s.parent].kind == "class" and s.params
+                and s.params[0] == name):  # self and cls are what the class says
+            self.unsure = True  # what call sites bound: the patch may bind more
         return super()._param(mod, i, name)
 
     def class_attr(self, mod: str, cls: int, name: str, depth: int, *, skip: int = 0,
@@ -124,35 +165,56 @@ class _Recording(Namespaces):
 
 
 class ExportTables:
-    """Export entries of one base graph: read from the cache a module at a time, computed
-    over the base summaries when absent, written back by :meth:`save`."""
+    """Export entries and call-site records of one base graph: read from the cache a
+    module at a time, computed over the base summaries when absent, written back by
+    :meth:`save`."""
 
     def __init__(self, cache: SummaryCache | None, key: str,
                  base: Mapping[str, FileSummary], index: ModuleIndex) -> None:
         self.cache, self.key = cache, key
         self._resolver = _Recording(base, index)
-        self._rows: dict[str, dict[str, Entry]] = {}
+        self._rows: dict[str, dict[str, Any]] = {}
         self._dirty: set[str] = set()
         self.computed = 0  # entries resolved here (the rest came from the cache)
 
-    def entry(self, mod: str, name: str) -> Entry:
-        row = self._rows.get(mod)
+    def _row(self, row_key: str) -> dict[str, Any]:
+        row = self._rows.get(row_key)
         if row is None:
-            row = self._rows[mod] = self._read(mod)
+            row = self._rows[row_key] = self._read(row_key)
+        return row
+
+    def entry(self, mod: str, name: str) -> Entry:
+        row = self._row(mod)
         if name not in row:
             row[name] = self._resolver.export(mod, name)
             self._dirty.add(mod)
             self.computed += 1
-        return row[name]
+        got: Entry = row[name]
+        return got
 
-    def _read(self, mod: str) -> dict[str, Entry]:
-        rec: Any = self.cache.get_exports(self.key, mod) if self.cache is not None else None
+    def sites(self, mod: str, qual: str) -> Sites:
+        row = self._row(_SITES + mod)
+        if qual not in row:
+            row[qual] = self._resolver.sites(mod, qual)
+            self._dirty.add(_SITES + mod)
+            self.computed += 1
+        got: Sites = row[qual]
+        return got
+
+    def _read(self, row_key: str) -> dict[str, Any]:
+        rec: Any = self.cache.get_exports(self.key, row_key) if self.cache is not None else None
         if rec is None:
             return {}
         try:
             fmt, entries = rec  # any shape: checked here
             if fmt != EXPORTS_FORMAT:
                 raise ValueError(fmt)
+            if row_key.startswith(_SITES):
+                return {str(qual): None if e is None else
+                        (frozenset(str(m) for m in e[0]),
+                         tuple((str(k), int(i), str(ref), tuple((str(a), str(b)) for a, b in args))
+                               for k, i, ref, args in e[1]))
+                        for qual, e in entries}
             return {str(name): None if e is None else
                     (frozenset(tuple(str(x) for x in v) for v in e[0]),
                      frozenset(str(m) for m in e[1]), int(e[2]))
@@ -163,11 +225,13 @@ class ExportTables:
     def save(self) -> None:
         if self.cache is None:
             return
-        for mod in sorted(self._dirty):
+        for row_key in sorted(self._dirty):
+            sites = row_key.startswith(_SITES)
             entries = tuple(sorted(
-                (name, None if e is None else (tuple(sorted(e[0])), tuple(sorted(e[1])), e[2]))
-                for name, e in self._rows[mod].items()))
-            self.cache.put_exports(self.key, mod, (EXPORTS_FORMAT, entries))
+                (name, None if e is None else (tuple(sorted(e[0])), e[1]) if sites else
+                 (tuple(sorted(e[0])), tuple(sorted(e[1])), e[2]))
+                for name, e in self._rows[row_key].items()))
+            self.cache.put_exports(self.key, row_key, (EXPORTS_FORMAT, entries))
         self._dirty.clear()
 
 
@@ -181,6 +245,7 @@ class StoredNamespaces(Namespaces):
         super().__init__(modules, index, subclasses)
         self.exports, self.stale = exports, stale
         self.used = 0  # module attributes answered from the table
+        self.replayed = 0  # callers replayed from their record
 
     def module_attr(self, mod: str, name: str, depth: int) -> set[Value]:
         if self.exports is not None and mod not in self.stale:

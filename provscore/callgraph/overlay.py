@@ -340,6 +340,8 @@ def _bind_again(ns: Namespaces, edges: EdgeWriter, tree: _ScopeTree, callers: li
     was added with, so a caller is not told by its edge's kind: each does both.)"""
     for name in dict.fromkeys(callers):
         mod, _, qual = name.partition(":")
+        if _replay_stored(ns, edges, name, wanted):
+            continue
         if mod not in ns.modules:
             continue
         scopes = ns.modules[mod].scopes
@@ -354,6 +356,32 @@ def _bind_again(ns: Namespaces, edges: EdgeWriter, tree: _ScopeTree, callers: li
                     callee = ns.resolve(mod, i, ref)
                     if any(wanted(v) for v in callee):
                         bind_args(ns, edges, name, mod, i, callee, args, ref)
+
+
+def _replay_stored(ns: Namespaces, edges: EdgeWriter, name: str,
+                   wanted: Callable[[Value], bool]) -> bool:
+    """Replay only what the base's record of caller ``name`` says can bind (its
+    decorators and calls that pass a function), when the record is fresh for this
+    patch: the other call sites bind nothing, so neither they nor (when nothing is left)
+    the caller's module are read. False: no fresh record, replay every call site."""
+    if not isinstance(ns, StoredNamespaces) or ns.exports is None:
+        return False
+    mod, _, qual = name.partition(":")
+    if mod in ns.stale:
+        return False
+    record = ns.exports.sites(mod, qual)
+    if record is None or record[0] & ns.stale:
+        return False
+    ns.replayed += 1
+    for kind, i, ref, args in record[1]:
+        scopes = ns.modules[mod].scopes
+        if kind == "dec":
+            decorator_edges(ns, edges, mod, i, name, node_name(mod, scopes[i].qualname), ref)
+            continue
+        callee = ns.resolve(mod, i, ref)
+        if any(wanted(v) for v in callee):
+            bind_args(ns, edges, name, mod, i, callee, args, ref)
+    return True
 
 
 def _rebind(ns: Namespaces, edges: EdgeWriter, base: Digraph, changed: set[str],
