@@ -339,7 +339,8 @@ def cpu_against(old_rev: str, new_env: dict[str, str], n: int, rounds: int,
                 cache: Path) -> list[dict[str, float]]:
     """Paired CPU seconds per patch: provscore at ``old_rev``, the provscore under test,
     and the floor, interleaved round by round, each provscore with its own warm cache."""
-    code = WORK.parent / f"code-old-{os.getpid()}"
+    # Outside the corpus directory: it may be shared (a symlink) with other checkouts.
+    code = Path(tempfile.mkdtemp(prefix="bench-patch-old-")) / "code"
     old_env = dict(bc._CHILD_ENV)
     try:
         bc.snapshot_provscore(code, False, old_rev)
@@ -365,7 +366,7 @@ def cpu_against(old_rev: str, new_env: dict[str, str], n: int, rounds: int,
                     _cpu([sys.executable, "-c", FLOOR, *map(str, p.parsed)], repo, new_env))
             print(f"  round {r + 1}/{rounds} done", file=sys.stderr)
     finally:
-        shutil.rmtree(code, ignore_errors=True)
+        shutil.rmtree(code.parent, ignore_errors=True)
     rows = []
     for p in patches:
         med = {k: statistics.median(v) for k, v in samples[p.name].items()}
@@ -451,14 +452,14 @@ def main() -> None:
     if args.cpu_against:
         if args.cache_dir is None:
             ap.error("--cpu-against needs --cache-dir")
-        code = WORK.parent / f"code-patch-{os.getpid()}"
+        code = Path(tempfile.mkdtemp(prefix="bench-patch-new-")) / "code"
         try:
             described = bc.snapshot_provscore(code, args.worktree, args.rev)
             print(f"measuring {described} against {args.cpu_against}", file=sys.stderr)
             cpu_rows = cpu_against(args.cpu_against, dict(bc._CHILD_ENV), args.patches,
                                    args.rounds, args.cache_dir)
         finally:
-            shutil.rmtree(code, ignore_errors=True)
+            shutil.rmtree(code.parent, ignore_errors=True)
         if args.json:
             args.json.write_text(json.dumps({"code": described, "against": args.cpu_against,
                                              "rows": cpu_rows}, indent=1))

@@ -183,4 +183,5 @@ def _overlaid(repo: Repo, rev: str, cache: SummaryCache, base: CallGraph,
         got = _summaries(repo, rev, cache, {path: blob}, {}).get(path)
         return got[1] if got is not None else None
 
-    return overlay_graph(base, changed, load, config)
+    return overlay_graph(base, changed, load, config,
+                         (cache, graph_key(cache.version, config, at_base)))

@@ -39,6 +39,13 @@ CREATE TABLE IF NOT EXISTS graph (
     digest BLOB NOT NULL,
     data BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS export (
+    key TEXT NOT NULL,
+    module TEXT NOT NULL,
+    digest BLOB NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (key, module)
+) WITHOUT ROWID;
 """
 _BATCH = 500  # SQLite's default limit on host parameters is 999 (older) / 32766
 
@@ -176,11 +183,25 @@ class SummaryCache:
     def get_record(self, key: str) -> object | None:
         """A stored graph row (see :mod:`provscore.callgraph.stored`), verified; None when
         absent, or when it does not verify (then it is dropped)."""
+        return self._get_row("graph", "key = ?", (key,))
+
+    def put_record(self, key: str, record: object) -> None:
+        self._put_row("graph", (key,), record)
+
+    def get_exports(self, key: str, module: str) -> object | None:
+        """A module's stored export table for the base graph ``key`` (see
+        :mod:`provscore.callgraph.exports`), verified as :meth:`get_record` does."""
+        return self._get_row("export", "key = ? AND module = ?", (key, module))
+
+    def put_exports(self, key: str, module: str, record: object) -> None:
+        self._put_row("export", (key, module), record)
+
+    def _get_row(self, table: str, where: str, args: tuple[str, ...]) -> object | None:
         if self._db is None:
             return None
         try:
-            row = self._db.execute("SELECT digest, data FROM graph WHERE key = ?",
-                                   (key,)).fetchone()
+            row = self._db.execute(f"SELECT digest, data FROM {table} WHERE {where}",
+                                   args).fetchone()
             if row is None:
                 return None
             digest, data = row
@@ -190,18 +211,19 @@ class SummaryCache:
                     return record
                 except (ValueError, EOFError, TypeError):
                     pass
-            self._db.execute("DELETE FROM graph WHERE key = ?", (key,))
+            self._db.execute(f"DELETE FROM {table} WHERE {where}", args)
         except sqlite3.DatabaseError:
             self._corrupt()
         return None
 
-    def put_record(self, key: str, record: object) -> None:
+    def _put_row(self, table: str, key: tuple[str, ...], record: object) -> None:
         if self._db is None:
             return
         data = marshal.dumps(record)  # type: ignore[arg-type]  # plain tuples
+        marks = ", ".join("?" * (len(key) + 2))
         try:
-            self._db.execute("INSERT OR REPLACE INTO graph VALUES (?, ?, ?)",
-                             (key, hashlib.sha256(data).digest(), data))
+            self._db.execute(f"INSERT OR REPLACE INTO {table} VALUES ({marks})",
+                             (*key, hashlib.sha256(data).digest(), data))
         except sqlite3.DatabaseError:
             self._corrupt()
 

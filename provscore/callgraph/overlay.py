@@ -18,6 +18,12 @@ unchanged file contributes that depends on a changed one is redone too:
   packages that import it) are re-read too: what they import from it may be a
   re-export the patch moved.
 
+What the base resolved is reused where the patch cannot have changed it (given the base
+graph's key, :mod:`provscore.callgraph.exports`): a module attribute of an unchanged module
+from its stored export entry, and an unchanged caller's replay from its call-site record
+(only the decorators and calls that pass a function), each when no module its resolution
+read is changed, re-read or gone and the patch adds or removes no module.
+
 Two differences from a full build are kept. A call from unchanged code to a definition
 the patch removed loses its edge (a full build gives it an ``unknown:`` edge), and the
 call counts keep the base's outcome for it. A name an unchanged file imports through
@@ -35,7 +41,9 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Iterator, Mapping
 
+from provscore.callgraph.cache import SummaryCache
 from provscore.callgraph.digraph import Digraph
+from provscore.callgraph.exports import ExportTables, StoredNamespaces
 from provscore.callgraph.graph import (
     CallGraph,
     EdgeWriter,
@@ -113,12 +121,19 @@ class _Scopes(Mapping[str, tuple[Scope, ...]]):
 
 
 def overlay_graph(base: CallGraph, changed: Mapping[str, FileSummary | None],
-                  load: Callable[[str], FileSummary | None], config: CollectionConfig
+                  load: Callable[[str], FileSummary | None], config: CollectionConfig,
+                  exports: tuple[SummaryCache | None, str] | None = None
                   ) -> CallGraph | None:
     """``base`` with the ``.py`` files of ``changed`` re-read (None: the file is gone);
-    ``load`` gives the summary of an unchanged file. None: build the graph in full."""
+    ``load`` gives the summary of a file at base. None: build the graph in full.
+    ``exports``: where the base's export tables are stored (a cache, or None for this
+    call only) and the base graph's key; without it every name is resolved anew."""
     if any(posixpath.basename(p) == "conftest.py" for p in changed):
         return None
+    # A patch that adds or removes a module may change what an import name finds: no
+    # stored export table is fresh for it.
+    if exports is not None and any(s is None or p not in base.paths for p, s in changed.items()):
+        exports = None
     importers = _importers_of_packages(base, changed, load)
     if importers is None:
         return None
@@ -141,14 +156,19 @@ def overlay_graph(base: CallGraph, changed: Mapping[str, FileSummary | None],
             g.add_edge(u, v, kind)
         into_changed.append(u)
     summaries = _Summaries(index, mods, load)
-    ns = Namespaces(summaries, index, _subclasses_from(base, mods))
+    reread = set(mods) | {base.paths[p] for p in changed if p in base.paths}
+    tables = None if exports is None else \
+        ExportTables(exports[0], exports[1], _Summaries(base.index, {}, load), base.index)
+    ns = StoredNamespaces(summaries, index, _subclasses_from(base, mods), tables,
+                          frozenset(reread))
     edges = EdgeWriter(g, ns)
     live = [m for m in mods if m in summaries]
     call_edges(ns, edges, live, lambda: _rebind(ns, edges, base.graph, set(mods), into_changed))
     _calls_of_new_bindings(ns, edges, set(mods))
     tests = {t: n for t, n in base.tests.items() if file_of(t) not in gone}
     tests.update(fixture_edges(ns, edges, live, config))
-    reread = set(mods) | {base.paths[p] for p in changed if p in base.paths}
+    if tables is not None:
+        tables.save()
     counts = {m: c for m, c in base.module_stats.items() if m not in reread}
     for m, delta in edges.counts.items():  # changed modules anew, others' recounts
         was = counts.get(m, (0,) * len(delta))
@@ -326,6 +346,8 @@ def _bind_again(ns: Namespaces, edges: EdgeWriter, tree: _ScopeTree, callers: li
     was added with, so a caller is not told by its edge's kind: each does both.)"""
     for name in dict.fromkeys(callers):
         mod, _, qual = name.partition(":")
+        if _replay_stored(ns, edges, name, wanted):
+            continue
         if mod not in ns.modules:
             continue
         scopes = ns.modules[mod].scopes
@@ -340,6 +362,32 @@ def _bind_again(ns: Namespaces, edges: EdgeWriter, tree: _ScopeTree, callers: li
                     callee = ns.resolve(mod, i, ref)
                     if any(wanted(v) for v in callee):
                         bind_args(ns, edges, name, mod, i, callee, args, ref)
+
+
+def _replay_stored(ns: Namespaces, edges: EdgeWriter, name: str,
+                   wanted: Callable[[Value], bool]) -> bool:
+    """Replay only what the base's record of caller ``name`` says can bind (its
+    decorators and calls that pass a function), when the record is fresh for this
+    patch: the other call sites bind nothing, so neither they nor (when nothing is left)
+    the caller's module are read. False: no fresh record, replay every call site."""
+    if not isinstance(ns, StoredNamespaces) or ns.exports is None:
+        return False
+    mod, _, qual = name.partition(":")
+    if mod in ns.stale:
+        return False
+    record = ns.exports.sites(mod, qual)
+    if record is None or record[0] & ns.stale:
+        return False
+    ns.replayed += 1
+    for kind, i, ref, args in record[1]:
+        scopes = ns.modules[mod].scopes
+        if kind == "dec":
+            decorator_edges(ns, edges, mod, i, name, node_name(mod, scopes[i].qualname), ref)
+            continue
+        callee = ns.resolve(mod, i, ref)
+        if any(wanted(v) for v in callee):
+            bind_args(ns, edges, name, mod, i, callee, args, ref)
+    return True
 
 
 def _rebind(ns: Namespaces, edges: EdgeWriter, base: Digraph, changed: set[str],

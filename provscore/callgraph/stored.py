@@ -20,10 +20,13 @@ from provscore.callgraph.summary import Scope
 from provscore.change.collection import CollectionConfig
 
 _SYMBOL_KINDS = frozenset({"module", "class", "function", "method"})
+#: The graph row's layout and what is stored beside it under its key (3: the export
+#: tables of :mod:`provscore.callgraph.exports`); a cache of another format is rebuilt.
+GRAPH_FORMAT = 3
 
 
 def graph_key(version: str, config: CollectionConfig, blobs: Mapping[str, str]) -> str:
-    h = hashlib.sha256(f"{version}\n{config!r}\n".encode())
+    h = hashlib.sha256(f"{version}\ngraph{GRAPH_FORMAT}\n{config!r}\n".encode())
     for path in sorted(blobs):
         h.update(f"{path}\x00{blobs[path]}\n".encode("utf-8", "surrogateescape"))
     return h.hexdigest()
@@ -56,7 +59,7 @@ def to_record(graph: CallGraph) -> tuple[object, ...]:
     g = graph.graph
     nodes = tuple(g.node_row(i) for i in range(len(g)))
     edges = tuple(x for e in g.indexed_edges() for x in e)
-    return (2, nodes, tuple(g.kind_names()), edges, tuple(graph.tests.items()),
+    return (GRAPH_FORMAT, nodes, tuple(g.kind_names()), edges, tuple(graph.tests.items()),
             tuple(graph.paths.items()), tuple(graph.stats.items()),
             tuple(graph.unparsed.items()),
             tuple((m, tuple(i)) for m, i in graph.imports_by_module.items()),
@@ -67,7 +70,7 @@ def from_record(rec: Any, scopes: Mapping[str, tuple[Scope, ...]]) -> CallGraph:
     """The graph of :func:`to_record`; anything malformed raises ValueError."""
     try:
         version, nodes, kinds, edges, tests, paths, stats, unparsed, imports, counts = rec
-        if version != 2:
+        if version != GRAPH_FORMAT:
             raise ValueError("another graph row format")
         g = Digraph.from_rows(nodes, kinds, edges)
         symbols: dict[str, Symbol] = {}
