@@ -5,9 +5,11 @@ gives exactly what summarising in one process does, a worker dying mid-build inc
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -228,3 +230,37 @@ def test_a_worker_dying_mid_build_leaves_its_files_to_a_correct_serial_build(
         == _lines(serial)  # the stored graph: the whole one
     summaries = build.summaries_at(Repo(repo.root), "HEAD", reopened)
     assert reopened.parsed == 0 and len(summaries) == cache.parsed  # every file cached
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="worker processes need two cores")
+def test_a_worker_sending_what_is_no_summary_is_not_trusted(
+        repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _own_repo(repo)
+    serial = _cold(repo, SummaryCache(), 10 ** 9, monkeypatch)
+
+    def lying(sources: Sequence[bytes]) -> list[bytes]:
+        """As many rows as files, but each a well-formed record of something else."""
+        return [marshal.dumps(("not", "a", "summary"))] * len(sources)
+
+    monkeypatch.setattr(parallel, "chunk_rows", lying)
+    cache = SummaryCache(tmp_path / "callgraph.sqlite")
+    graph = _cold(repo, cache, 1, monkeypatch)
+    assert cache.parsed_by_workers == 0
+    assert cache.parsed == len(build.tree_blobs(Repo(repo.root), "HEAD"))
+    assert _lines(graph) == _lines(serial)
+
+
+def test_a_process_running_other_threads_summarises_in_itself_only() -> None:
+    sources = _own_sources()
+    todo = {blob_sha(d): d for d in sources.values()}
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        cache = SummaryCache()
+        summaries = parse_all(cache, todo, parallel_from=1)
+    finally:
+        stop.set()
+        other.join()
+    assert cache.parsed_by_workers == 0 and cache.parsed == len(todo)
+    assert list(summaries) == list(todo)

@@ -67,8 +67,12 @@ def chunk_rows(sources: Sequence[bytes]) -> list[bytes]:
 
 
 def _work(chunks: list[list[str]], todo: Mapping[str, bytes], tasks: Connection,
-          results: Connection) -> None:
-    """A worker process: summarise each chunk it is dealt until it is dealt -1."""
+          results: Connection, theirs: list[Connection]) -> None:
+    """A worker process: summarise each chunk it is dealt until it is dealt -1.
+    ``theirs``: the ends of this and earlier workers' pipes that the parent holds (closed
+    here, so that only the parent keeps them open)."""
+    for conn in theirs:
+        conn.close()
     try:
         while (k := tasks.recv()) >= 0:
             results.send_bytes(marshal.dumps((k, chunk_rows([todo[b] for b in chunks[k]]))))
@@ -125,11 +129,14 @@ def summarise_parallel(cache: SummaryCache, todo: Mapping[str, bytes], processes
                        out: dict[str, FileSummary]) -> None:
     """Summaries of ``todo`` (blob -> bytes) into ``out``, made by ``processes - 1``
     forked workers and this process; what no process delivered is left out (the caller
-    summarises it). Where ``fork`` is not available nothing is done here."""
+    summarises it). Nothing is done here where ``fork`` is not available, or when this
+    process runs other threads (a child forked then could inherit a lock one of them
+    holds, and wait for it forever; a threaded host parallelises already)."""
     import multiprocessing
     import threading
 
-    if "fork" not in multiprocessing.get_all_start_methods():
+    if "fork" not in multiprocessing.get_all_start_methods() or \
+            threading.active_count() > 1:
         return
     ctx = multiprocessing.get_context("fork")
     chunks = chunked(todo, processes)
@@ -137,12 +144,14 @@ def summarise_parallel(cache: SummaryCache, todo: Mapping[str, bytes], processes
     got: dict[int, Delivered] = {}
     workers: list[tuple[BaseProcess, Connection, Connection]] = []
     threads: list[threading.Thread] = []
+    kept: list[Connection] = []  # the parent's ends of every worker's pipes
     try:
         for _ in range(processes - 1):
             task_r, task_w = ctx.Pipe(duplex=False)
             result_r, result_w = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_work, args=(chunks, todo, task_r, result_w),
-                               daemon=True)
+            kept += [task_w, result_r]
+            proc = ctx.Process(target=_work, daemon=True,
+                               args=(chunks, todo, task_r, result_w, list(kept)))
             try:
                 proc.start()
             except (OSError, AssertionError):  # no fork here (or a daemon's child)
@@ -171,10 +180,11 @@ def summarise_parallel(cache: SummaryCache, todo: Mapping[str, bytes], processes
     finally:
         for thread in threads:
             thread.join()
-        for worker in workers:
+        for worker in workers:  # nothing more is read from it: one that still works
+            worker[0].kill()  # (its thread gave up on it) is of no use
+            worker[0].join()
             worker[1].close()
             worker[2].close()
-            worker[0].join()
     for k, rows in got.items():
         for blob, (summary, data) in zip(chunks[k], rows, strict=True):
             out[blob] = summary
