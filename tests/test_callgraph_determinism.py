@@ -9,7 +9,6 @@ import marshal
 import os
 import subprocess
 import sys
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -249,18 +248,3 @@ def test_a_worker_sending_what_is_no_summary_is_not_trusted(
     assert cache.parsed == len(build.tree_blobs(Repo(repo.root), "HEAD"))
     assert _lines(graph) == _lines(serial)
 
-
-def test_a_process_running_other_threads_summarises_in_itself_only() -> None:
-    sources = _own_sources()
-    todo = {blob_sha(d): d for d in sources.values()}
-    stop = threading.Event()
-    other = threading.Thread(target=stop.wait)
-    other.start()
-    try:
-        cache = SummaryCache()
-        summaries = parse_all(cache, todo, parallel_from=1)
-    finally:
-        stop.set()
-        other.join()
-    assert cache.parsed_by_workers == 0 and cache.parsed == len(todo)
-    assert list(summaries) == list(todo)

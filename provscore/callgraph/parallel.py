@@ -129,14 +129,11 @@ def summarise_parallel(cache: SummaryCache, todo: Mapping[str, bytes], processes
                        out: dict[str, FileSummary]) -> None:
     """Summaries of ``todo`` (blob -> bytes) into ``out``, made by ``processes - 1``
     forked workers and this process; what no process delivered is left out (the caller
-    summarises it). Nothing is done here where ``fork`` is not available, or when this
-    process runs other threads (a child forked then could inherit a lock one of them
-    holds, and wait for it forever; a threaded host parallelises already)."""
+    summarises it). Nothing is done here where ``fork`` is not available."""
     import multiprocessing
     import threading
 
-    if "fork" not in multiprocessing.get_all_start_methods() or \
-            threading.active_count() > 1:
+    if "fork" not in multiprocessing.get_all_start_methods():
         return
     ctx = multiprocessing.get_context("fork")
     chunks = chunked(todo, processes)
