@@ -3,6 +3,7 @@ changed files overlaid from their post-images, extra modules (oracle-dir checks)
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Mapping
 
@@ -33,7 +34,9 @@ def parse_all(cache: SummaryCache, todo: Mapping[str, bytes],
     if len(todo) < (PARALLEL_FROM if parallel_from is None else parallel_from) or cores < 2:
         return {b: cache.summary_of(b, data) for b, data in todo.items()}
     out: dict[str, FileSummary] = {}
-    summarise_parallel(cache, todo, cores, out)
+    # No pipe, process or thread to be had: what was not delivered is done below.
+    with contextlib.suppress(OSError, RuntimeError):
+        summarise_parallel(cache, todo, cores, out)
     return {b: out[b] if b in out else cache.summary_of(b, data) for b, data in todo.items()}
 
 
