@@ -1,22 +1,27 @@
 """The call graph is reproducible: the same tree gives the same graph whatever the hash
 seed (sets of values are walked in a fixed order), and summarising in worker processes
-gives exactly what summarising in one process does."""
+gives exactly what summarising in one process does, a worker dying mid-build included."""
 
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from conftest import GitRepo
 
+from provscore.callgraph import build, parallel
 from provscore.callgraph.build import parse_all
 from provscore.callgraph.cache import SummaryCache, blob_sha
 from provscore.callgraph.graph import CallGraph, build_graph
 from provscore.callgraph.summary import FileSummary
 from provscore.change.collection import CollectionConfig
+from provscore.change.git import Repo
 
 PROJECT = Path(__file__).resolve().parents[1]
 
@@ -138,3 +143,108 @@ def test_summaries_made_in_worker_processes_are_the_serial_ones() -> None:
     assert sorted(one.nodes(data=True)) == sorted(other.nodes(data=True))
     assert hashlib.sha256(repr(sorted(one.edges(data="kind"))).encode()).hexdigest() == \
         hashlib.sha256(repr(sorted(other.edges(data="kind"))).encode()).hexdigest()
+
+
+def _lines(graph: CallGraph) -> list[str]:
+    """Everything a built graph holds, as sorted lines (as benchmarks/graph_digest.py)."""
+    g = graph.graph
+    lines = [f"node {g.node_row(i)!r}" for i in range(len(g))]
+    lines += [f"edge {u} -> {v} {k}" for u, v, k in g.edges(data="kind")]
+    lines += [f"test {t} {n}" for t, n in graph.tests.items()]
+    lines += [f"stats {k} {n}" for k, n in graph.stats.items()]
+    lines += [f"module_stats {m} {c!r}" for m, c in graph.module_stats.items()]
+    lines += [f"unparsed {p} {e}" for p, e in graph.unparsed.items()]
+    lines += [f"imports {m} {i!r}" for m, i in graph.imports_by_module.items()]
+    return sorted(lines)
+
+
+def _own_repo(repo: GitRepo) -> GitRepo:
+    """A real multi-module repository: provscore's package and tests, committed, and one
+    file ast cannot parse."""
+    files: dict[str, str | bytes | None] = {
+        p.relative_to(PROJECT).as_posix(): p.read_bytes()
+        for sub in ("provscore", "tests") for p in sorted((PROJECT / sub).rglob("*.py"))}
+    files["tests/broken_fixture.py"] = "def broken(:\n"
+    repo.commit(files)
+    return repo
+
+
+def _cold(repo: GitRepo, cache: SummaryCache, parallel_from: int,
+          monkeypatch: pytest.MonkeyPatch) -> CallGraph:
+    monkeypatch.setattr(build, "PARALLEL_FROM", parallel_from)
+    return build.graph_at(Repo(repo.root), "HEAD", CollectionConfig(), cache)
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="worker processes need two cores")
+def test_a_parallel_cold_build_of_a_real_repository_is_the_serial_one(
+        repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _own_repo(repo)
+    serial_cache = SummaryCache(tmp_path / "serial" / "callgraph.sqlite")
+    parallel_cache = SummaryCache(tmp_path / "parallel" / "callgraph.sqlite")
+    serial = _cold(repo, serial_cache, 10 ** 9, monkeypatch)
+    parallel = _cold(repo, parallel_cache, 1, monkeypatch)
+    assert serial_cache.parsed == parallel_cache.parsed > 200
+    assert serial_cache.parsed_by_workers == 0
+    assert 0 < parallel_cache.parsed_by_workers < parallel_cache.parsed  # both sides did some
+    assert serial.unparsed == parallel.unparsed == {
+        "tests/broken_fixture.py": serial.unparsed["tests/broken_fixture.py"]}
+    assert len(serial.graph) > 5000 and serial.graph.number_of_edges() > 15000
+    assert _lines(parallel) == _lines(serial)
+    # The rows the workers encoded read back as the summaries a parse makes.
+    reopened = SummaryCache(tmp_path / "parallel" / "callgraph.sqlite")
+    summaries = build.summaries_at(Repo(repo.root), "HEAD", reopened)
+    assert reopened.parsed == 0
+    assert _lines(build_graph(summaries, CollectionConfig())) == _lines(serial)
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="worker processes need two cores")
+@pytest.mark.parametrize("delivered", [0, 1])
+def test_a_worker_dying_mid_build_leaves_its_files_to_a_correct_serial_build(
+        repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        delivered: int) -> None:
+    _own_repo(repo)
+    serial = _cold(repo, SummaryCache(), 10 ** 9, monkeypatch)
+    parent, calls = os.getpid(), [0]
+    real = parallel.chunk_rows
+
+    def dying(sources: Sequence[bytes]) -> list[bytes]:
+        """The worker's chunk; its chunk number ``delivered`` is never sent: it dies."""
+        if os.getpid() != parent:
+            calls[0] += 1
+            if calls[0] > delivered:
+                os._exit(1)
+        return real(sources)
+
+    monkeypatch.setattr(parallel, "chunk_rows", dying)
+    cache = SummaryCache(tmp_path / "callgraph.sqlite")
+    graph = _cold(repo, cache, 1, monkeypatch)
+    assert cache.parsed == len(build.tree_blobs(Repo(repo.root), "HEAD"))
+    if delivered:
+        assert 0 < cache.parsed_by_workers < cache.parsed
+    else:
+        assert cache.parsed_by_workers == 0
+    assert _lines(graph) == _lines(serial)
+    reopened = SummaryCache(tmp_path / "callgraph.sqlite")
+    assert _lines(build.graph_at(Repo(repo.root), "HEAD", CollectionConfig(), reopened)) \
+        == _lines(serial)  # the stored graph: the whole one
+    summaries = build.summaries_at(Repo(repo.root), "HEAD", reopened)
+    assert reopened.parsed == 0 and len(summaries) == cache.parsed  # every file cached
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="worker processes need two cores")
+def test_a_worker_sending_what_is_no_summary_is_not_trusted(
+        repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _own_repo(repo)
+    serial = _cold(repo, SummaryCache(), 10 ** 9, monkeypatch)
+
+    def lying(sources: Sequence[bytes]) -> list[bytes]:
+        """As many rows as files, but each a well-formed record of something else."""
+        return [marshal.dumps(("not", "a", "summary"))] * len(sources)
+
+    monkeypatch.setattr(parallel, "chunk_rows", lying)
+    cache = SummaryCache(tmp_path / "callgraph.sqlite")
+    graph = _cold(repo, cache, 1, monkeypatch)
+    assert cache.parsed_by_workers == 0
+    assert cache.parsed == len(build.tree_blobs(Repo(repo.root), "HEAD"))
+    assert _lines(graph) == _lines(serial)
+

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from provscore.callgraph.cache import SummaryCache, blob_sha
 from provscore.callgraph.graph import CallGraph, build_graph
 from provscore.callgraph.overlay import overlay_graph
+from provscore.callgraph.parallel import summarise_parallel
 from provscore.callgraph.stored import LazyScopes, from_record, graph_key, to_record
-from provscore.callgraph.summary import FileSummary, paused_gc, summarise
+from provscore.callgraph.summary import FileSummary, paused_gc
 from provscore.change.collection import CollectionConfig
 from provscore.change.git import Repo
 
@@ -19,65 +20,24 @@ from provscore.change.git import Repo
 ORACLE_ROOT = "@oracle"
 #: Cache misses from which a cold build summarises in worker processes too.
 PARALLEL_FROM = 200
-#: Chunks per core the work is dealt in (this process takes those no worker started).
-_CHUNKS_PER_CORE = 16
-
-
-def _summarise_records(sources: Sequence[bytes]) -> list[tuple[object, ...]]:
-    return [summarise(s).to_record() for s in sources]
 
 
 def parse_all(cache: SummaryCache, todo: Mapping[str, bytes],
               parallel_from: int | None = None) -> dict[str, FileSummary]:
     """Summaries of the blobs in ``todo`` (blob -> bytes), in its order. From
     ``parallel_from`` blobs on (default :data:`PARALLEL_FROM`; a cold build of a large
-    tree) on more than one core, one worker process per core but one summarises while
-    this process does too; the result is the serial one (a summary depends on its bytes
-    only). Workers that cannot start or that die leave their share to this process."""
+    tree) on more than one core: forked workers, one per core but one, and this process
+    share the files (:mod:`provscore.callgraph.parallel`); the result is the serial one
+    (a summary depends on its bytes only). What workers that cannot start or that die
+    did not deliver is summarised here."""
     cores = min(os.cpu_count() or 1, 8)
     if len(todo) < (PARALLEL_FROM if parallel_from is None else parallel_from) or cores < 2:
         return {b: cache.summary_of(b, data) for b, data in todo.items()}
     out: dict[str, FileSummary] = {}
-    # Imported here: concurrent.futures pulls in multiprocessing and logging, which a warm
-    # or small build never needs.
-    from concurrent.futures.process import BrokenProcessPool
-
-    # No worker processes here, or one died: what they did not finish is done below.
-    with contextlib.suppress(OSError, BrokenProcessPool):
-        _parse_parallel(cache, todo, cores, out)
+    # No pipe, process or thread to be had: what was not delivered is done below.
+    with contextlib.suppress(OSError, RuntimeError):
+        summarise_parallel(cache, todo, cores, out)
     return {b: out[b] if b in out else cache.summary_of(b, data) for b, data in todo.items()}
-
-
-def _parse_parallel(cache: SummaryCache, todo: Mapping[str, bytes], cores: int,
-                    out: dict[str, FileSummary]) -> None:
-    # Largest first, in chunks of about equal bytes: the workers start at the large end,
-    # this process takes chunks no worker has started from the small end, and both end
-    # together.
-    blobs = sorted(todo, key=lambda b: (-len(todo[b]), b))
-    budget = sum(len(d) for d in todo.values()) / (cores * _CHUNKS_PER_CORE)
-    chunks: list[list[str]] = [[]]
-    size = 0
-    for blob in blobs:
-        if chunks[-1] and size + len(todo[blob]) > budget:
-            chunks.append([])
-            size = 0
-        chunks[-1].append(blob)
-        size += len(todo[blob])
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(cores - 1) as pool:
-        futures = [pool.submit(_summarise_records, [todo[b] for b in c]) for c in chunks]
-        for chunk, future in zip(reversed(chunks), reversed(futures), strict=True):
-            if not future.cancel():
-                break  # a worker has it: every chunk before it too
-            for b in chunk:
-                out[b] = cache.summary_of(b, todo[b])
-        for chunk, future in zip(chunks, futures, strict=True):
-            if not future.cancelled():
-                for b, rec in zip(chunk, future.result(), strict=True):
-                    out[b] = FileSummary.from_record(rec)
-                    cache.parsed += 1
-                    cache.parsed_by_workers += 1
 
 
 def tree_blobs(repo: Repo, rev: str) -> dict[str, str]:

@@ -81,6 +81,8 @@ class SummaryCache:
         self.path = path
         self.version = cache_version()
         self._memory: dict[str, FileSummary] = {}
+        # blob -> its summary as put_many stores it, encoded already (by a worker process)
+        self._encoded: dict[str, bytes] = {}
         self._db: sqlite3.Connection | None = None
         self.parsed = 0
         self.parsed_by_workers = 0
@@ -155,13 +157,27 @@ class SummaryCache:
             self._corrupt()
         return out
 
+    @property
+    def stores(self) -> bool:
+        """Whether :meth:`put_many` writes to a database (else it only keeps in memory)."""
+        return self._db is not None
+
+    def keep_encoded(self, blob: str, data: bytes) -> None:
+        """``data`` is the encoded summary of ``blob`` (``marshal`` of its record, made in
+        a worker process): :meth:`put_many` stores it as it is."""
+        if self._db is not None:
+            self._encoded[blob] = data
+
     def put_many(self, summaries: Mapping[str, FileSummary]) -> None:
         self._memory.update(summaries)
         if self._db is None or not summaries:
             return
         rows = []
+        encoded = self._encoded
         for blob, s in summaries.items():
-            data = marshal.dumps(s.to_record())  # type: ignore[arg-type]  # plain tuples
+            data = encoded.pop(blob, None)
+            if data is None:
+                data = marshal.dumps(s.to_record())  # type: ignore[arg-type]  # plain tuples
             rows.append((blob, self.version, hashlib.sha256(data).digest(), data))
         try:
             self._db.execute("BEGIN IMMEDIATE")
