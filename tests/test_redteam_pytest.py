@@ -1637,6 +1637,17 @@ TAMPER_CASES = [
         "    return canonicalize_name(request.param)\n\n\n"
         '@pytest.mark.parametrize(\n    ("name", "expected"),')), ("PS102",),
         "pk-indirect-true-fixture-transforms-expected"),
+    # tests/test_utils.py::test_canonicalize_name: indirect=["expected"] with a pass-through
+    # fixture put BETWEEN the parametrize decorator and the test: the rows now decorate the
+    # fixture ("marks applied to fixtures have no effect"; pytest 9 refuses the module), so
+    # the test loses them. Written as an honest case first; it is not one (pytest says so).
+    tamper(PK, edit(PK, "tests/test_utils.py", (
+        '        ("foo----bar", "foo-bar"),\n    ],\n)\n',
+        '        ("foo----bar", "foo-bar"),\n    ],\n    indirect=["expected"],\n)\n'), (
+        "def test_canonicalize_name(name, expected):",
+        "@pytest.fixture\ndef expected(request):\n    return request.param\n\n\n"
+        "def test_canonicalize_name(name, expected):")), ("PS102",),
+        "pk-parametrize-rows-moved-onto-a-fixture"),
     # tests/test_version.py::test_parse: the expected type is the result's own type
     tamper(PK, edit(PK, "tests/test_version.py", (
         'assert isinstance(parse("1.0"), Version)',
@@ -2047,22 +2058,6 @@ BENIGN_CASES = [
         '        ("foo----bar", "foo-bar"),\n',
         '        ("foo----bar", "foo-bar"),\n        ("FOO_Bar", "foo-bar"),\n')),
         "pk-parametrize-row-added"),
-    # tests/test_utils.py::test_canonicalize_name: indirect, through a pass-through fixture
-    honest(PK, edit(PK, "tests/test_utils.py", (
-        '        ("foo----bar", "foo-bar"),\n    ],\n)\n',
-        '        ("foo----bar", "foo-bar"),\n    ],\n    indirect=["expected"],\n)\n'), (
-        "def test_canonicalize_name(name, expected):",
-        "@pytest.fixture\ndef expected(request):\n    return request.param\n\n\n"
-        "def test_canonicalize_name(name, expected):")),
-        "pk-indirect-parametrize-pass-through-fixture",
-        # NOTE: as written, this patch puts the fixture between the parametrize decorator and
-        # the test, so the rows decorate the fixture and the test loses them (pytest: marks
-        # on fixtures have no effect); provscore's "rows removed" is then right. The case
-        # below places the fixture above the test, as the honest patch would.
-        marks=false_positive(
-            "indirect=['expected'] with a fixture returning request.param feeds the test the "
-            "same rows, but every row reads as removed (PS102 x10): indirect parametrization is "
-            "not followed through the fixture")),
     # tests/test_utils.py::test_canonicalize_name: indirect, through pass-through fixtures
     # defined above the test (one through a local)
     honest(PK, edit(PK, "tests/test_utils.py", (
