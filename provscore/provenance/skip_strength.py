@@ -61,7 +61,8 @@ def _form(code: str, kind: SuppressionKind | None = None) -> _Form | None:
     args = list(call.args) if call is not None else []
     keywords = {k.arg: ast.unparse(k.value) for k in call.keywords if k.arg} if call else {}
     condition = "True"
-    if name in _CONDITIONAL and not (name == "xfail" and kind is SuppressionKind.RUNTIME_SKIP):
+    runtime_xfail = name == "xfail" and kind is SuppressionKind.RUNTIME_SKIP
+    if name in _CONDITIONAL and not runtime_xfail:
         cond = keywords.pop("condition", None) or (ast.unparse(args.pop(0)) if args else None)
         if cond is not None:
             cond = _string_condition(cond)
@@ -77,7 +78,7 @@ def _form(code: str, kind: SuppressionKind | None = None) -> _Form | None:
         features = joiner.join(f"connection.features.{a.value!s}" for a in args
                                if isinstance(a, ast.Constant))
         return _Form(name, f"not ({features})" if negated else features, {}, ())
-    elif name in _UNCONDITIONAL or name == "xfail":
+    elif name in _UNCONDITIONAL or runtime_xfail:
         if name not in ("importorskip",) and args:
             args.pop(0)  # the message
     else:
