@@ -151,13 +151,17 @@ def parsed_tables(root: Path) -> dict[str, dict[str, Any]]:
     if isinstance(stored, dict) and stored.get("digest") == sources_digest(sources) and \
             isinstance(stored.get("files"), dict) and set(stored["files"]) == set(sources):
         return dict(stored["files"])
+    return _parse_sources(root, sources)
+
+
+def _parse_sources(root: Path, sources: dict[str, bytes]) -> dict[str, dict[str, Any]]:
     return {name: _load_toml(root / name, data) for name, data in sources.items()}
 
 
 def parsed_json(root: Path) -> str:
     """The text of :data:`PARSED_FILE` for the TOML files of ``root``."""
     sources = _read_sources(root)
-    files = {name: _load_toml(root / name, data) for name, data in sources.items()}
+    files = _parse_sources(root, sources)
     text = json.dumps({"generated_by": "python -m provscore.registry.docgen",
                        "digest": sources_digest(sources), "files": files},
                       ensure_ascii=False, indent=0)
