@@ -57,6 +57,10 @@ class PathRole(enum.StrEnum):
     OTHER = "other"
 
 
+# The roles whose files hold evidence: their assertions and suppressions are classified.
+EVIDENCE_ROLES = (PathRole.TEST, PathRole.CONFTEST, PathRole.HELPER)
+
+
 @dataclass(frozen=True, slots=True)
 class Location:
     """A place in a file. ``line`` is 1-based; ``side`` says which image it is in."""

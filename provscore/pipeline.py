@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 # The stages that import libcst (and the result readers) are reached through their packages
 # when first called: a lint run of a patch with no Python file never loads them.
 from provscore import evidence, grader, provenance, results
-from provscore.callgraph.data_files import read_by_base_tests
 from provscore.callgraph.helpers import HelperIndex, skipping_conftest_fixtures
 from provscore.change.git import PathsAt, Repo
 from provscore.change.stage import Change, read_change
@@ -207,7 +206,7 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
                                for e in write_set.entries))
     expected = {it.detail for p in analysed.pairs if p.post for it in p.post.items
                 if it.kind is EvidenceKind.EXPECTED_READ and it.detail}
-    expected |= read_by_base_tests(repo, change.base_sha, change.changes, config)
+    expected |= change.base_reads
     graph_facts = None
     if graph is not None:
         from provscore.callgraph.analysis import analyse_graph

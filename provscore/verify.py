@@ -263,8 +263,7 @@ def _patch_lock(oracle_dir: Path | None, contract: Contract,
 def corpus_digest_of(repo_dir: Path, base: str, oracle_dir: str | None,
                      python: str | None) -> str:
     """``provscore run --digest-only``: the corpus digest a run at ``base`` would record."""
-    from provscore.change.collection import base_test_dirs
-    from provscore.change.runner_config import CONFIG_FILES, COVERAGE_FILES, read_runner_config
+    from provscore.change.runner_config import CONFIG_FILES, COVERAGE_FILES, read_base_runner
     from provscore.change.runners import RUNNER_SCRIPTS
     from provscore.oracle.contract import load_oracle_contract
     from provscore.runner.corpus import corpus_digest, lock_hash
@@ -275,15 +274,12 @@ def corpus_digest_of(repo_dir: Path, base: str, oracle_dir: str | None,
     repo = Repo(repo_dir)
     base_sha = repo.resolve(base)
     wanted = (*CONFIG_FILES, *COVERAGE_FILES, *RUNNER_SCRIPTS)
-    runner = read_runner_config((), repo.read_blobs(base_sha, wanted),
-                                Session.load().option_effects)
-    # Where base's tests are, as read_change reads it: which files are runner channels.
-    collection = replace(runner.collection,
-                         test_dirs=base_test_dirs(repo.tree(base_sha), runner.collection))
+    # Base's collection rules and where its tests are, as read_change reads them.
+    runner = read_base_runner(repo.read_blobs(base_sha, wanted), repo.tree(base_sha))
     with tempfile.TemporaryDirectory(prefix="provscore-digest-") as tmp:
         interp = probe(resolve_python(python), cwd=Path(tmp),
                        lock_hash=lock_hash(repo, base_sha, contract.lock_files))
-    return corpus_digest(repo, base_sha, config=collection, options=runner.base,
+    return corpus_digest(repo, base_sha, config=runner.collection, options=runner.options,
                          lock_files=contract.lock_files, fixture_roots=contract.fixture_roots,
                          oracle_prefixes=oracle_prefixes(repo.top, oracle),
                          python=interp.fingerprint.python)

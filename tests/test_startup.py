@@ -107,6 +107,38 @@ def test_a_lint_run_still_finds_data_files_base_tests_read(repo: GitRepo, edit: 
     assert report.coverage is None
 
 
+def test_one_search_finds_which_of_several_edited_data_files_base_tests_read(
+        repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo.commit({**BASE, "tests/data/golden.json": '{"xs": [1, 2], "sum": 3}\n'})
+    trace = tmp_path / "git-trace.txt"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    report = repo.score(repo.diff({"docs/golden.json": '{"xs": [1, 2], "sum": 4}\n',
+                                   "tests/data/golden.json": '{"xs": [], "sum": 0}\n',
+                                   "docs/listed.json": '{"xs": [1]}\n'}), static_only=True)
+    # Both golden.json files carry the name the test opens (a basename is all a string
+    # shows); listed.json is only named.
+    assert sorted(f.location.path for f in report.findings
+                  if f.code == "PS108" and f.location) == \
+        ["docs/golden.json", "tests/data/golden.json"]
+    greps = [line for line in trace.read_text().splitlines() if "built-in: git grep" in line]
+    # One command per reading of the change (the fixture's agreement check reads it too).
+    assert greps and all("-e golden.json -e listed.json" in line for line in greps)
+
+
+def test_a_search_stopped_before_its_answer_leaves_no_git_running(repo: GitRepo) -> None:
+    repo.commit({f"tests/test_{i}.py": "X = 'golden.json'\n" for i in range(3)})
+    git = Repo(repo.root)
+    job = git.start_grep("HEAD", ("golden.json", "other.txt"), ["tests/test_0.py"])
+    procs = list(job._procs)
+    job.close()
+    assert procs and all(p.returncode is not None for p in procs)
+    with git.start_grep("HEAD", ("golden.json", "missing.txt"),
+                        [f"tests/test_{i}.py" for i in range(3)]) as job:
+        assert sorted(job.result()) == [f"tests/test_{i}.py" for i in range(3)]
+    with git.start_grep("HEAD", (), ["tests/test_0.py"]) as job:
+        assert job.result() == []  # nothing to look for: git is not asked
+
+
 def test_a_module_outside_the_tests_reading_the_file_does_not_make_it_expected(
         repo: GitRepo) -> None:
     repo.commit({**BASE, "src/loader.py": "import pathlib\n\n"

@@ -5,6 +5,6 @@ summary; ``cache`` keeps summaries (and built graphs) in SQLite by blob hash; ``
 and ``graph`` turn every summary of a tree into the networkx graph; ``touched`` maps changed
 lines to symbols and finds the tests and properties that reach them; ``corpus`` enumerates
 the base tests; ``analysis`` is the pipeline's entry point; ``export`` writes the graph.
-``helpers`` and ``data_files`` are the cross-module lookups the evidence stage uses:
-helper oracles in other modules, skipping conftest fixtures, data files base tests read.
+``helpers`` holds the cross-module lookups the evidence stage uses: helper oracles in
+other modules and skipping conftest fixtures.
 """

@@ -76,6 +76,41 @@ def parse_raw(out: bytes) -> list[RawChange]:
     return changes
 
 
+class GrepJob:
+    """``git grep -l`` processes started by :meth:`Repo.start_grep`."""
+
+    def __init__(self, repo: Repo, rev: str, procs: list[subprocess.Popen[bytes]]) -> None:
+        self._repo, self._rev, self._procs = repo, rev, procs
+
+    def result(self) -> list[str]:
+        """The paths that hold one of the texts (waits for git)."""
+        found: list[str] = []
+        prefix = f"{self._rev}:"
+        for proc in self._procs:
+            out, err = proc.communicate()
+            if proc.returncode == 1:  # no match
+                continue
+            if proc.returncode != 0:
+                raise GitError(f"git grep failed: {err.decode('utf-8', 'replace').strip()}",
+                               path=str(self._repo.root))
+            found += [p.decode("utf-8", "surrogateescape").removeprefix(prefix)
+                      for p in out.split(b"\x00") if p]
+        return found
+
+    def close(self) -> None:
+        """Stop what is still running (the caller failed before it needed the answer)."""
+        for proc in self._procs:
+            if proc.returncode is None:
+                proc.kill()
+                proc.communicate()
+
+    def __enter__(self) -> GrepJob:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 # Tree listings a Repo keeps (a batch worker's Repo lives for many base commits).
 TREES_KEPT = 8
 
@@ -212,20 +247,26 @@ class Repo:
     def grep_files(self, rev: str, text: str, paths: Sequence[str]) -> list[str]:
         """Those of ``paths`` at ``rev`` whose contents contain ``text`` (fixed string):
         git reads only their blobs, not every file of the tree."""
-        found: list[str] = []
-        prefix = f"{rev}:"
-        for start in range(0, len(paths), _GREP_PATHS):  # within the argument-size limit
-            proc = self.run_git(["grep", "-l", "-z", "-F", "-e", text, rev, "--",
-                                 *paths[start:start + _GREP_PATHS]])
-            if proc.returncode == 1:  # no match
-                continue
-            if proc.returncode != 0:
-                raise GitError("git grep failed: "
-                               f"{proc.stderr.decode('utf-8', 'replace').strip()}",
-                               path=str(self.root))
-            found += [p.decode("utf-8", "surrogateescape").removeprefix(prefix)
-                      for p in proc.stdout.split(b"\x00") if p]
-        return found
+        with self.start_grep(rev, (text,), paths) as job:
+            return job.result()
+
+    def start_grep(self, rev: str, texts: Sequence[str], paths: Sequence[str]) -> GrepJob:
+        """:meth:`grep_files` for any of ``texts``, running while the caller goes on;
+        :meth:`GrepJob.result` waits for it (close it in every case: a context manager)."""
+        full_env = {**os.environ, **_GIT_ENV}
+        patterns = [arg for text in texts for arg in ("-e", text)]
+        procs: list[subprocess.Popen[bytes]] = []
+        job = GrepJob(self, rev, procs)
+        try:
+            for start in range(0, len(paths) if texts else 0, _GREP_PATHS):  # argv limit
+                procs.append(subprocess.Popen(
+                    ["git", "-C", str(self.root), "grep", "-l", "-z", "-F", *patterns, rev,
+                     "--", *paths[start:start + _GREP_PATHS]],
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=full_env))
+        except FileNotFoundError:
+            job.close()
+            raise GitError("git is not installed or not on PATH") from None
+        return job
 
     def ls_tree(self, rev: str) -> list[TreeEntry]:
         """Every file in the tree at ``rev`` (recursive)."""

@@ -14,11 +14,11 @@ import configparser
 import posixpath
 import shlex
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from provscore.change.collection import CollectionConfig
+from provscore.change.collection import CollectionConfig, base_test_dirs
 from provscore.change.images import FileImages
 from provscore.change.options import (
     ConfigChange,
@@ -261,20 +261,45 @@ class RunnerConfig:
         return cls(empty, empty, CollectionConfig(), (), frozenset())
 
 
+@dataclass(frozen=True, slots=True)
+class BaseRunner:
+    """The runner configuration of base alone: what a test is there and where they are
+    (read before the patch is applied; the patch cannot change it)."""
+
+    options: RunnerOptions
+    collection: CollectionConfig
+
+
+def read_base_runner(base_blobs: Mapping[str, bytes | None], paths: Iterable[str]
+                     ) -> BaseRunner:
+    """Base's runner options and collection rules, from its blobs (``CONFIG_FILES``,
+    ``RUNNER_SCRIPTS``, ``NAMING_FILES``) and the paths of its tree."""
+    options = read_options(_runner_blobs(base_blobs))
+    collection = collection_config(options)
+    named = run_files({p: base_blobs.get(p) for p in
+                       (*CONFIG_FILES, *COVERAGE_FILES, *RUNNER_SCRIPTS, *NAMING_FILES)})
+    collection = replace(collection, run_files=tuple(
+        p for p in named if p.endswith(".py") and not collection.is_test_file(p)))
+    return BaseRunner(options, replace(collection,
+                                       test_dirs=base_test_dirs(paths, collection)))
+
+
+def _runner_blobs(base_blobs: Mapping[str, bytes | None]) -> dict[str, bytes | None]:
+    return {p: base_blobs.get(p) for p in (*CONFIG_FILES, *COVERAGE_FILES, *RUNNER_SCRIPTS)}
+
+
 def read_runner_config(images: Sequence[FileImages], base_blobs: Mapping[str, bytes | None],
-                       effects: OptionEffects) -> RunnerConfig:
-    """Both sides of the runner configuration, from base blobs and the patch's images."""
-    pre = {p: base_blobs.get(p) for p in (*CONFIG_FILES, *COVERAGE_FILES, *RUNNER_SCRIPTS)}
+                       effects: OptionEffects, base: BaseRunner) -> RunnerConfig:
+    """Both sides of the runner configuration: ``base`` (read_base_runner) and the
+    patch's images over base's blobs."""
+    pre = _runner_blobs(base_blobs)
     post = dict(pre)
     for img in images:
         for path in (img.change.old_path, img.change.new_path):
             if path in post:
                 post[path] = img.post if path == img.change.new_path else None
-    base_options, post_options = read_options(pre), read_options(post)
-    collection = collection_config(base_options)
-    named = run_files({**pre, **{p: base_blobs.get(p) for p in NAMING_FILES}})
-    collection = replace(collection, run_files=tuple(
-        p for p in named if p.endswith(".py") and not collection.is_test_file(p)))
+    base_options, post_options = base.options, read_options(post)
+    collection = base.collection
     suites = [ch for img in images if img.change.old_path in collection.run_files
               for ch in selection_changes(img.change.old_path, img.pre, img.post)]
     # Base's settings modules: named by its channels, or settings for the tests by name.

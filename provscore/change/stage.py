@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from provscore.change.applied import GitChange, State, apply_change, commits_change, disagreements
-from provscore.change.collection import base_test_dirs
+from provscore.change.data_files import start_base_reads
 from provscore.change.diff import (
     ChangeSet,
     DiffParseError,
@@ -34,6 +34,7 @@ from provscore.change.runner_config import (
     CONFIG_FILES,
     COVERAGE_FILES,
     RunnerConfig,
+    read_base_runner,
     read_runner_config,
 )
 from provscore.change.runners import RUNNER_SCRIPTS
@@ -59,6 +60,8 @@ class Change:
     nothing_to_score: str | None = None
     # Unchanged test modules of base the patch hides from discovery (change/discovery.py).
     undiscovered: tuple[Undiscovered, ...] = ()
+    # Data files the patch edits or deletes that base's test code reads (data_files.py).
+    base_reads: frozenset[str] = frozenset()
 
 
 def _unparsed(base_sha: str, head_sha: str | None, origin: str, error: str | None,
@@ -92,17 +95,22 @@ def read_change(repo: Repo, base_sha: str, head_sha: str | None, diff: bytes,
                                             *RUNNER_SCRIPTS, *NAMING_FILES])
     images = build_images(changes, base_blobs)
     failures = [*images.failures, *_added_over_existing(images.files, base_blobs)]
-    base = {p: State(e.mode, e.sha) for p, e in repo.tree(base_sha).items()}
-    git: GitChange | None = None
-    if len(safe) == len(changes.files):  # an unsafe path is PS304; git would refuse it
-        hidden = {p for c in changes.files if c.binary for p in c.paths}
-        git = commits_change(repo, base_sha, head_sha, hidden.__contains__) if head_sha else \
-            apply_change(repo, base_sha, raw, strip, hidden.__contains__)
-        if git.refused is not None and not failures:
-            failures.append(git.refused)
-        elif not failures:
-            failures += disagreements(images.files, base, git,
-                                      sha256=len(base_sha) == 64)
+    tree = repo.tree(base_sha)
+    base_runner = read_base_runner(base_blobs, tree)
+    # git searches base's tests for the data files' names while it applies the patch.
+    with start_base_reads(repo, base_sha, tree, changes, base_runner.collection) as lookup:
+        base = {p: State(e.mode, e.sha) for p, e in tree.items()}
+        git: GitChange | None = None
+        if len(safe) == len(changes.files):  # an unsafe path is PS304; git would refuse it
+            hidden = {p for c in changes.files if c.binary for p in c.paths}
+            git = commits_change(repo, base_sha, head_sha, hidden.__contains__) \
+                if head_sha else apply_change(repo, base_sha, raw, strip, hidden.__contains__)
+            if git.refused is not None and not failures:
+                failures.append(git.refused)
+            elif not failures:
+                failures += disagreements(images.files, base, git,
+                                          sha256=len(base_sha) == 64)
+        base_reads = lookup.result()
     files = tuple(_with_git(img, base, git) for img in images.files)
     post_images: dict[str, bytes | None] = {}
     for img in files:
@@ -115,12 +123,11 @@ def read_change(repo: Repo, base_sha: str, head_sha: str | None, diff: bytes,
     if not failures and git is not None and git.refused is None and not git.states \
             and not any(c.binary for c in changes.files):
         empty = "git applies the diff and no file changes"
-    runner = read_runner_config(files, base_blobs, effects)
-    runner = replace(runner, collection=replace(
-        runner.collection, test_dirs=base_test_dirs(base, runner.collection)))
+    runner = read_runner_config(files, base_blobs, effects, base_runner)
     return Change(base_sha, head_sha, origin, changes, files, tuple(failures), runner,
                   post_images=post_images, nothing_to_score=empty,
-                  undiscovered=_undiscovered(repo, base_sha, changes, post_images, runner))
+                  undiscovered=_undiscovered(repo, base_sha, changes, post_images, runner),
+                  base_reads=base_reads)
 
 
 def _undiscovered(repo: Repo, base_sha: str, changes: ChangeSet,

@@ -11,9 +11,8 @@ from dataclasses import replace
 
 from provscore.change.diff import FileChange
 from provscore.evidence.model import FileEvidence, SuppressionKind
-from provscore.model import PathRole
+from provscore.model import EVIDENCE_ROLES, PathRole
 
-EVIDENCE_ROLES = (PathRole.TEST, PathRole.CONFTEST, PathRole.HELPER)
 # Substrings of a production module's added lines that make it worth classifying.
 _MACHINERY = ("pytest_", "hookimpl", "unittest", "AssertionError", "builtins", "_pytest",
               "sys.modules")

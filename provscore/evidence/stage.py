@@ -12,9 +12,9 @@ from provscore.evidence.driver import extract
 from provscore.evidence.focus import focus_pair
 from provscore.evidence.limits import checked_parse
 from provscore.evidence.model import AnalysedFiles, FileEvidence, FilePair, Unparseable
-from provscore.evidence.roles import EVIDENCE_ROLES, is_analysed, machinery_only
+from provscore.evidence.roles import is_analysed, machinery_only
 from provscore.evidence.tables import Tables
-from provscore.model import PathRole
+from provscore.model import EVIDENCE_ROLES, PathRole
 from provscore.progress import Progress
 
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import ast
 import posixpath
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from provscore.change.collection import CollectionConfig
 from provscore.change.diff import ChangeSet, FileStatus
-from provscore.change.git import Repo
+from provscore.change.git import GrepJob, Repo, TreeEntry
 from provscore.change.writeset import classify_path
-from provscore.evidence.roles import EVIDENCE_ROLES
+from provscore.model import EVIDENCE_ROLES
 
 _MAX_DATA_FILES = 40
 # Last names of calls that read a file or build the path of one that is read.
@@ -30,27 +30,56 @@ _READERS = frozenset({
 })
 
 
-def read_by_base_tests(repo: Repo, base: str, changes: ChangeSet,
-                       config: CollectionConfig) -> set[str]:
-    """Data files the patch edits or deletes that test code at base reads: their contents
-    are some test's expected values, wherever they live (resources/expected.json)."""
-    out: set[str] = set()
+class BaseReads:
+    """The lookup of which data files the patch edits or deletes test code at base reads:
+    their contents are some test's expected values, wherever they live
+    (resources/expected.json). Started with :func:`start_base_reads`, git searches while
+    the change stage goes on; :meth:`result` waits for it."""
+
+    def __init__(self, repo: Repo, base: str, names: dict[str, list[str]],
+                 job: GrepJob | None) -> None:
+        self._repo, self._base, self._names, self._job = repo, base, names, job
+
+    def result(self) -> frozenset[str]:
+        if self._job is None:
+            return frozenset()
+        out: set[str] = set()
+        hits = self._job.result()
+        sources = [s for s in self._repo.read_blobs(self._base, hits).values() if s is not None]
+        for name, paths in self._names.items():
+            needle = name.encode("utf-8", "surrogateescape")
+            if any(needle in source and reads(source, name) for source in sources):
+                out.update(paths)
+        return frozenset(out)
+
+    def close(self) -> None:
+        if self._job is not None:
+            self._job.close()
+
+    def __enter__(self) -> BaseReads:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def start_base_reads(repo: Repo, base: str, tree: Mapping[str, TreeEntry],
+                     changes: ChangeSet, config: CollectionConfig) -> BaseReads:
+    """Start the lookup: one ``git grep`` over base's test code (only test code's reads
+    count: git reads those modules' blobs, not the tree's) for every candidate's name."""
+    names: dict[str, list[str]] = {}
     candidates = [c.old_path for c in changes.files
                   if c.old_path and not c.unsafe_reason and not c.old_path.endswith(".py")
                   and c.status is not FileStatus.ADDED][:_MAX_DATA_FILES]
-    # Only test code's reads count: git reads the blobs of those modules, not the tree's.
-    test_code = [p for p in repo.tree(base) if p.endswith(".py")
-                 and classify_path(p, config) in EVIDENCE_ROLES] if candidates else []
     for path in candidates:
         name = posixpath.basename(path)
-        if len(name) < 5 or "." not in name:
-            continue  # too generic to mean this file
-        hits = repo.grep_files(base, name, test_code)
-        for source in repo.read_blobs(base, hits).values():
-            if source is not None and reads(source, name):
-                out.add(path)
-                break
-    return out
+        if len(name) >= 5 and "." in name:  # shorter or dotless: too generic to mean it
+            names.setdefault(name, []).append(path)
+    if not names:
+        return BaseReads(repo, base, names, None)
+    test_code = [p for p in tree if p.endswith(".py")
+                 and classify_path(p, config) in EVIDENCE_ROLES]
+    return BaseReads(repo, base, names, repo.start_grep(base, list(names), test_code))
 
 
 def reads(source: bytes, name: str) -> bool:
