@@ -3,24 +3,26 @@
 The analysis reads the diff with its own parser and applies the hunks in memory; git is
 what will actually apply the patch (CI, the SWE-bench harness, a reviewer's ``git am``).
 Both readings must be one: the patch is applied with ``git apply --cached`` to a
-temporary index holding base, with a temporary object directory (the repository is
-never written), and every path whose state git changes must have, byte for byte and
-mode for mode, the post-image provscore analysed. Two commits (``--head``) are compared
-the same way against ``git diff-tree --raw``. Any difference is a PS902 naming the path:
-what is scored is exactly what git applies, or nothing is scored.
+temporary index holding the entries of base the patch can reach (``reachable_entries``),
+with a temporary object directory (the repository is never written), and every path
+whose state git changes must have, byte for byte and mode for mode, the post-image
+provscore analysed. Two commits (``--head``) are compared the same way against ``git
+diff-tree --raw``. Any difference is a PS902 naming the path: what is scored is exactly
+what git applies, or nothing is scored.
 """
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import re
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from provscore.change.diff import FileChange, FileStatus
-from provscore.change.git import SUBMODULE_MODE, RawChange, Repo, parse_raw
+from provscore.change.git import SUBMODULE_MODE, RawChange, Repo, TreeEntry
 from provscore.change.images import ApplyFailure, FileImages
 
 _ABSENT = "000000"
@@ -35,6 +37,24 @@ class State:
 
     mode: str
     sha: str
+
+
+class TreeStates(Mapping[str, State]):
+    """The state of every path of a tree listing, made on lookup (a tree has thousands of
+    paths; a patch asks about a few)."""
+
+    def __init__(self, tree: Mapping[str, TreeEntry]) -> None:
+        self._tree = tree
+
+    def __getitem__(self, path: str) -> State:
+        entry = self._tree[path]
+        return State(entry.mode, entry.sha)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tree)
+
+    def __len__(self) -> int:
+        return len(self._tree)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,31 +120,92 @@ def without_dataless_binaries(diff: bytes) -> bytes:
     return b"".join(out)
 
 
-def apply_change(repo: Repo, base_sha: str, diff: bytes, strip: int,
+def apply_change(repo: Repo, base_sha: str, diff: bytes, strip: int, paths: Iterable[str],
                  wanted: Callable[[str], bool]) -> GitChange:
-    """What ``git apply`` makes of ``diff`` on base, without touching the repository."""
+    """What ``git apply`` makes of ``diff`` on base, without touching the repository.
+    ``paths``: every path the diff's headers name (old and new)."""
     diff = without_dataless_binaries(diff)
     if not diff.strip():
         return GitChange({}, {})
+    before = reachable_entries(repo.tree(base_sha), paths)
     with tempfile.TemporaryDirectory(prefix="provscore-apply-") as tmp:
         objects = Path(tmp) / "objects"
         objects.mkdir()
         env = {"GIT_INDEX_FILE": str(Path(tmp) / "index"),
                "GIT_OBJECT_DIRECTORY": str(objects),
                "GIT_ALTERNATE_OBJECT_DIRECTORIES": repo.objects}
-        repo.run_bytes(["read-tree", base_sha], what="git read-tree failed", env=env)
+        if before:
+            repo.run_bytes(["update-index", "-z", "--index-info"], what="git update-index failed",
+                           env=env, input=b"".join(
+                               f"{e.mode} {e.kind} {e.sha}\t".encode("ascii")
+                               + e.path.encode("utf-8", "surrogateescape") + b"\x00"
+                               for e in before.values()))
         # Command-line settings win over the user's: no whitespace fixing or ignoring,
-        # which would make git's result differ from the diff's text.
-        proc = repo.run_git(["-c", "apply.whitespace=nowarn", "-c", "apply.ignoreWhitespace=no",
-                             "apply", "--cached", f"-p{strip}", "--whitespace=nowarn", "-"],
-                            input=diff, env=env)
+        # which would make git's result differ from the diff's text. From the top: in a
+        # subdirectory git apply skips the paths outside it, and ls-files lists none.
+        top = ["-C", str(repo.top)]
+        proc = repo.run_git([*top, "-c", "apply.whitespace=nowarn",
+                             "-c", "apply.ignoreWhitespace=no", "apply", "--cached",
+                             f"-p{strip}", "--whitespace=nowarn", "-"], input=diff, env=env)
         if proc.returncode != 0:
             return GitChange({}, {}, _refusal(proc.stderr.decode("utf-8", "surrogateescape")))
-        out = repo.run_bytes(["diff-index", "--cached", "-z", "--raw", "--no-renames",
-                              "--no-abbrev", base_sha, "--"], what="git diff-index failed",
-                             env=env)
-        states, blobs = _from_raw(repo, parse_raw(out), env, wanted)
+        after = repo.run_bytes([*top, "ls-files", "-s", "-z"], what="git ls-files failed",
+                               env=env)
+        states, blobs = _from_raw(repo, _index_changes(before, after), env, wanted)
     return GitChange(states, blobs)
+
+
+def reachable_entries(tree: Mapping[str, TreeEntry], paths: Iterable[str]
+                      ) -> dict[str, TreeEntry]:
+    """The entries of base that ``git apply --cached`` can change or collide with when it
+    applies a diff naming ``paths``: those paths, the files among their parent directories,
+    and the files under those of them that are directories at base. On an index holding
+    only these, git does (and refuses) exactly what it does on all of base: it reads and
+    writes no other entry, and these are the ones its file/directory checks meet."""
+    out: dict[str, TreeEntry] = {}
+    dirs: list[str] = []
+    for path in dict.fromkeys(paths):
+        entry = tree.get(path)
+        if entry is not None:
+            out[path] = entry
+        else:
+            dirs.append(path + "/")
+        parts = path.split("/")
+        for i in range(1, len(parts)):
+            parent = tree.get("/".join(parts[:i]))
+            if parent is not None:
+                out[parent.path] = parent
+    if dirs:  # a path absent from base may be a directory there (rare: sort only then)
+        names = sorted(tree)
+        for prefix in dirs:
+            for name in names[bisect.bisect_left(names, prefix):]:
+                if not name.startswith(prefix):
+                    break
+                out[name] = tree[name]
+    return out
+
+
+def _index_changes(before: Mapping[str, TreeEntry], after: bytes) -> list[RawChange]:
+    """What git changed in the index it was given (``ls-files -s -z`` records
+    ``mode sha stage\tpath``), as raw records against ``before``."""
+    changes: list[RawChange] = []
+    seen: set[str] = set()
+    for rec in after.split(b"\x00"):
+        if not rec:
+            continue
+        meta, _, raw_path = rec.partition(b"\t")
+        mode, sha, _stage = meta.decode("ascii", "replace").split()
+        path = raw_path.decode("utf-8", "surrogateescape")
+        seen.add(path)
+        old = before.get(path)
+        if old is None:
+            changes.append(RawChange(path, _ABSENT, mode, "0" * len(sha), sha))
+        elif (old.mode, old.sha) != (mode, sha):
+            changes.append(RawChange(path, old.mode, mode, old.sha, sha))
+    for path, old in before.items():
+        if path not in seen:
+            changes.append(RawChange(path, old.mode, _ABSENT, old.sha, "0" * len(old.sha)))
+    return changes
 
 
 def _refusal(stderr: str) -> ApplyFailure:

@@ -16,7 +16,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from provscore.change.applied import GitChange, State, apply_change, commits_change, disagreements
+from provscore.change.applied import (
+    GitChange,
+    State,
+    TreeStates,
+    apply_change,
+    commits_change,
+    disagreements,
+)
 from provscore.change.data_files import start_base_reads
 from provscore.change.diff import (
     ChangeSet,
@@ -99,12 +106,14 @@ def read_change(repo: Repo, base_sha: str, head_sha: str | None, diff: bytes,
     base_runner = read_base_runner(base_blobs, tree)
     # git searches base's tests for the data files' names while it applies the patch.
     with start_base_reads(repo, base_sha, tree, changes, base_runner.collection) as lookup:
-        base = {p: State(e.mode, e.sha) for p, e in tree.items()}
+        base = TreeStates(tree)
         git: GitChange | None = None
         if len(safe) == len(changes.files):  # an unsafe path is PS304; git would refuse it
             hidden = {p for c in changes.files if c.binary for p in c.paths}
             git = commits_change(repo, base_sha, head_sha, hidden.__contains__) \
-                if head_sha else apply_change(repo, base_sha, raw, strip, hidden.__contains__)
+                if head_sha else apply_change(repo, base_sha, raw, strip,
+                                              (p for c in changes.files for p in c.paths),
+                                              hidden.__contains__)
             if git.refused is not None and not failures:
                 failures.append(git.refused)
             elif not failures:
