@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from provscore.errors import ExitCode, InputError, UsageError
 
 if TYPE_CHECKING:  # imported where used: `provscore --help` stays fast
+    from provscore.callgraph.cache import SummaryCache
     from provscore.change.git import Repo
     from provscore.config import CommandLine, RepoConfig, Settings
     from provscore.oracle.contract import Contract
@@ -86,12 +87,19 @@ def cache_path(args: argparse.Namespace) -> Path | None:
     return Path(args.cache_dir) / "callgraph.sqlite" if args.cache_dir else default_cache_path()
 
 
-def load_session(args: argparse.Namespace) -> object:
-    from provscore.callgraph.cache import SummaryCache
+def load_session(args: argparse.Namespace) -> Session:
     from provscore.session import Session
 
     path = cache_path(args)
-    return Session.load() if path is None else Session.load(cache=SummaryCache(path))
+    if path is None:
+        return Session.load()
+
+    def open_cache() -> SummaryCache:  # on first use: a run that builds no graph never opens it
+        from provscore.callgraph.cache import SummaryCache
+
+        return SummaryCache(path)
+
+    return Session.load(open_cache=open_cache)
 
 
 def write_output(text: str, output: str | None) -> None:

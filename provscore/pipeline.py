@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 # The stages that import libcst (and the result readers) are reached through their packages
 # when first called: a lint run of a patch with no Python file never loads them.
 from provscore import evidence, grader, provenance, results
-from provscore.callgraph.helpers import HelperIndex, skipping_conftest_fixtures
 from provscore.change.git import PathsAt, Repo
 from provscore.change.stage import Change, read_change
 from provscore.change.writeset import WriteSet, build_write_set, classify_path
@@ -167,7 +166,6 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
         return StaticFacts(change, AnalysedFiles((), ()), ProvenanceResult(),
                            WriteSet(()), frozenset(), contract, approvals, frozen)
     config = change.runner.collection
-    tables = session.evidence_tables(contract.assertion_helpers)
     prefixes = oracle_prefixes(repo.top, req.oracle_dir)
 
     def path_role(path: str) -> PathRole:
@@ -187,13 +185,16 @@ def _static_facts(session: Session, req: ScoreRequest, repo: Repo, change: Chang
     def role_of(path: str) -> PathRole:
         return PathRole.HELPER if path in support else path_role(path)
 
-    lookup = HelperIndex(repo, change.base_sha, config, tables, change.post_images,
-                         support=support, modules=graph.index.by_name if graph else None)
-    analysed = evidence.analyse_files(change, role_of, config, tables, lookup, req.progress,
-                                      focus=not req.whole_files) \
-        if change.changes.touches_python else AnalysedFiles((), ())
-    skipping = skipping_conftest_fixtures(repo, change.base_sha, analysed.pairs,
-                                          change.post_images, config, tables)
+    analysed, skipping = AnalysedFiles((), ()), frozenset[str]()
+    if change.changes.touches_python:  # else no module to read: no table, no lookup
+        from provscore.callgraph.helpers import HelperIndex, skipping_conftest_fixtures
+        tables = session.evidence_tables(contract.assertion_helpers)
+        lookup = HelperIndex(repo, change.base_sha, config, tables, change.post_images,
+                             support=support, modules=graph.index.by_name if graph else None)
+        analysed = evidence.analyse_files(change, role_of, config, tables, lookup,
+                                          req.progress, focus=not req.whole_files)
+        skipping = skipping_conftest_fixtures(repo, change.base_sha, analysed.pairs,
+                                              change.post_images, config, tables)
     # Nothing classified, nothing to place (and the matcher, which imports libcst, is not
     # loaded for a patch of no Python file).
     classified = provenance.classify(analysed.pairs, session.strength, skipping,

@@ -8,7 +8,8 @@ in one process.
 
 from __future__ import annotations
 
-from collections.abc import Container, Sequence
+import functools
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -45,20 +46,29 @@ class Session:
     # Evidence tables per set of extra assertion helpers (a contract may add some).
     _tables: dict[tuple[str, ...], Tables] = field(default_factory=dict, repr=False,
                                                    compare=False)
-    # Call-graph summaries by blob hash: in memory, and in SQLite when given a path.
-    cache: SummaryCache = field(default_factory=_memory_cache, repr=False, compare=False)
+    # Opens the call-graph summaries by blob hash (in memory, or SQLite at a path): on
+    # first use of ``cache``, so a run that builds no graph never loads or opens it.
+    open_cache: Callable[[], SummaryCache] = field(default=_memory_cache, repr=False,
+                                                   compare=False)
     # The grader stage's tables, and the installed import names (read once, on first use).
     _grader: dict[str, GraderTables] = field(default_factory=dict, repr=False, compare=False)
     _import_names: InstalledNames = field(default_factory=InstalledNames, repr=False,
                                           compare=False)
 
+    @functools.cached_property
+    def cache(self) -> SummaryCache:
+        """The call-graph summary cache (opened now, once)."""
+        return self.open_cache()
+
     @classmethod
     def load(cls, rules_dir: Path | None = None,
              detectors: DetectorTable | None = None,
-             cache: SummaryCache | None = None) -> Session:
+             cache: SummaryCache | None = None,
+             open_cache: Callable[[], SummaryCache] | None = None) -> Session:
         """Load ``rules/*.toml`` (default: the installed registry) and bind every rule to
         its detector; a rule without one, or a detector without a rule, is an error.
-        ``cache``: the call-graph summary cache (default: in memory only)."""
+        ``cache``: the call-graph summary cache, or ``open_cache`` what opens it when it
+        is first used (default: in memory only)."""
         table = detectors or DETECTORS
         registry = load_registry(rules_dir, table)
         check_kinds(registry)
@@ -66,7 +76,8 @@ class Session:
                    Strength.from_patterns(registry.pattern("strength"),
                                           registry.pattern("conditions")),
                    OptionEffects.from_patterns(registry.pattern("runner_options")),
-                   cache=cache or _memory_cache())
+                   open_cache=open_cache or ((lambda: cache) if cache is not None
+                                             else _memory_cache))
 
     def evidence_tables(self, extra_helpers: Sequence[str] = ()) -> Tables:
         """The collectors' qualified-name tables, plus a contract's assertion helpers."""

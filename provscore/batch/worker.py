@@ -92,7 +92,8 @@ class WorkerState:
     def for_repo(self, repo: str) -> Session:
         if self.repo is not None and repo != self.repo:
             self.session.cache.close()
-            self.session = dataclasses.replace(self.session, cache=self._cache())
+            cache = self._cache()
+            self.session = dataclasses.replace(self.session, open_cache=lambda: cache)
             self.session.evidence_tables().memo.clear()  # another repository's images
             self.mirror.close()
         self.repo = repo

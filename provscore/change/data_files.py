@@ -77,7 +77,10 @@ def start_base_reads(repo: Repo, base: str, tree: Mapping[str, TreeEntry],
             names.setdefault(name, []).append(path)
     if not names:
         return BaseReads(repo, base, names, None)
+    # Every evidence role needs "test" in the path (conftest.py, a test directory, a helper
+    # named so) or a test file's name: the cheap test first, the classification after.
     test_code = [p for p in tree if p.endswith(".py")
+                 and ("test" in p or config.is_test_file(p))
                  and classify_path(p, config) in EVIDENCE_ROLES]
     return BaseReads(repo, base, names, repo.start_grep(base, list(names), test_code))
 

@@ -298,7 +298,9 @@ def read_runner_config(images: Sequence[FileImages], base_blobs: Mapping[str, by
         for path in (img.change.old_path, img.change.new_path):
             if path in post:
                 post[path] = img.post if path == img.change.new_path else None
-    base_options, post_options = base.options, read_options(post)
+    # A patch that touches no runner file leaves the options as base's (read once).
+    base_options = base.options
+    post_options = base_options if post == pre else read_options(post)
     collection = base.collection
     suites = [ch for img in images if img.change.old_path in collection.run_files
               for ch in selection_changes(img.change.old_path, img.pre, img.post)]
