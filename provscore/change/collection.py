@@ -11,11 +11,10 @@ from dataclasses import dataclass, field
 
 
 @functools.lru_cache(maxsize=512)
-@functools.lru_cache(maxsize=256)
 def any_glob(patterns: tuple[str, ...]) -> re.Pattern[str]:
     """One regex that matches what any of ``patterns`` matches (``fnmatchcase``: git paths
     are case-sensitive): classifying every path of a large tree made the glob-by-glob
-    calls a noticeable part of a run (and translating the globs anew for each path, too)."""
+    calls a noticeable part of a run."""
     return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in patterns) or "(?!)")
 
 
