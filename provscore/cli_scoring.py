@@ -205,7 +205,7 @@ def scoring(args: argparse.Namespace, inputs: Sequence[str | None]) -> Scoring:
     from provscore.session import Session
 
     need_source(args)
-    repo = Repo(args.repo)
+    repo = Repo(args.repo, long_lived=True)  # one cat-file process for every blob read
     base_sha = repo.resolve_base(args.base)
     repo.pin(args.base, base_sha)  # the configuration and the score read the same commit
     config = _repo_config(args, repo, base_sha)
