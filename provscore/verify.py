@@ -265,6 +265,7 @@ def corpus_digest_of(repo_dir: Path, base: str, oracle_dir: str | None,
     """``provscore run --digest-only``: the corpus digest a run at ``base`` would record."""
     from provscore.change.runner_config import CONFIG_FILES, COVERAGE_FILES, read_base_runner
     from provscore.change.runners import RUNNER_SCRIPTS
+    from provscore.change.suites import NAMING_FILES
     from provscore.oracle.contract import load_oracle_contract
     from provscore.runner.corpus import corpus_digest, lock_hash
     from provscore.runner.fingerprint import probe, resolve_python
@@ -273,7 +274,8 @@ def corpus_digest_of(repo_dir: Path, base: str, oracle_dir: str | None,
     contract = load_oracle_contract(oracle)
     repo = Repo(repo_dir)
     base_sha = repo.resolve(base)
-    wanted = (*CONFIG_FILES, *COVERAGE_FILES, *RUNNER_SCRIPTS)
+    # The files read_change reads base's runner from (setup.py names the scripts it runs).
+    wanted = (*CONFIG_FILES, *COVERAGE_FILES, *RUNNER_SCRIPTS, *NAMING_FILES)
     # Base's collection rules and where its tests are, as read_change reads them.
     runner = read_base_runner(repo.read_blobs(base_sha, wanted), repo.tree(base_sha))
     with tempfile.TemporaryDirectory(prefix="provscore-digest-") as tmp:

@@ -241,3 +241,30 @@ def test_results_files_read_back_to_the_same_outcomes(tmp_path: Path) -> None:
     back = load_results(path, 0).outcomes
     assert [(o.node_id, o.verdict, o.message, o.duration) for o in back] == [
         (o.node_id, o.verdict, o.message, o.duration) for o in outcomes]
+
+
+def test_the_digest_only_run_reads_base_collection_as_the_scored_change_does(
+        repo: GitRepo) -> None:
+    """``provscore run --digest-only`` must print the digest a run records: the same
+    collection rules, including the scripts setup.py runs (a runner, not a helper)."""
+    from provscore.change.stage import read_change
+    from provscore.oracle.load import oracle_prefixes
+    from provscore.session import Session
+    from provscore.verify import corpus_digest_of
+
+    repo.commit({"setup.py": "from setuptools import setup\n"
+                             "setup(name='p', test_suite='tests/support/suite_main.py')\n",
+                 "tests/support/suite_main.py": "import sys\n", "tests/test_a.py": "def test_a(): pass\n",
+                 "README.md": "r\n"})
+    git = Repo(repo.root)
+    sha = git.resolve("HEAD")
+    change = read_change(git, sha, None, repo.diff({"README.md": "r2\n"}), "p.diff",
+                         Session.load().option_effects)
+    assert "tests/support/suite_main.py" in change.runner.collection.run_files
+    interp = probe(sys.executable, cwd=repo.root, lock_hash="")
+    recorded = corpus_digest(git, sha, config=change.runner.collection,
+                             options=change.runner.base, lock_files=(), fixture_roots=(),
+                             oracle_prefixes=oracle_prefixes(git.top, None),
+                             python=interp.fingerprint.python)
+    assert corpus_digest_of(repo.root, "HEAD", None, sys.executable) == recorded
+
