@@ -358,9 +358,13 @@ def cpu_against(old_rev: str, new_env: dict[str, str], n: int, rounds: int,
             _cpu(cmd(which, patches[0]), repo, env)
         samples: dict[str, dict[str, list[float]]] = {
             p.name: {"old": [], "new": [], "floor": []} for p in patches}
+        # Start-up: the README edit of the last full run, against `import libcst` alone.
+        readme = WORK / "startup.diff"
+        start = Patch("startup", readme, (), 1, 0) if readme.is_file() else None
         for r in range(rounds):
-            for p in patches:
+            for p in [*patches, *([start] if start else [])]:
                 for which, env in envs.items():
+                    samples.setdefault(p.name, {"old": [], "new": [], "floor": []})
                     samples[p.name][which].append(_cpu(cmd(which, p), repo, env))
                 samples[p.name]["floor"].append(
                     _cpu([sys.executable, "-c", FLOOR, *map(str, p.parsed)], repo, new_env))
@@ -368,7 +372,7 @@ def cpu_against(old_rev: str, new_env: dict[str, str], n: int, rounds: int,
     finally:
         shutil.rmtree(code.parent, ignore_errors=True)
     rows = []
-    for p in patches:
+    for p in [*patches, *([start] if start else [])]:
         med = {k: statistics.median(v) for k, v in samples[p.name].items()}
         rows.append({"patch": p.name, "files": p.files, **med,
                      "new_old": med["new"] / med["old"], "old_floor": med["old"] / med["floor"],
@@ -377,6 +381,8 @@ def cpu_against(old_rev: str, new_env: dict[str, str], n: int, rounds: int,
 
 
 def cpu_summary(rows: list[dict[str, float]]) -> str:
+    start = next((r for r in rows if r["patch"] == "startup"), None)
+    rows = [r for r in rows if r["patch"] != "startup"]
     lines = ["| CPU seconds, paired per patch | median | p90 | max |",
              "| --- | --- | --- | --- |"]
     for key, label in (("old_floor", "before / floor"), ("new_floor", "after / floor"),
@@ -384,6 +390,10 @@ def cpu_summary(rows: list[dict[str, float]]) -> str:
         values = [r[key] for r in rows]
         lines.append(f"| {label} | {statistics.median(values):.2f}× | {_q(values, 0.9):.2f}× "
                      f"| {max(values):.2f}× |")
+    if start is not None:
+        lines += ["", f"Start-up (the README edit), CPU: before {start['old']:.3f} s, after "
+                      f"{start['new']:.3f} s, `import libcst` {start['floor']:.3f} s: "
+                      f"{start['old_floor']:.2f}× → **{start['new_floor']:.2f}×**."]
     return "\n".join(lines)
 
 
