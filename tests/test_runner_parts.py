@@ -252,15 +252,15 @@ def test_the_digest_only_run_reads_base_collection_as_the_scored_change_does(
     from provscore.session import Session
     from provscore.verify import corpus_digest_of
 
-    repo.commit({"setup.py": "from setuptools import setup\n"
-                             "setup(name='p', test_suite='tests/support/suite_main.py')\n",
-                 "tests/support/suite_main.py": "import sys\n", "tests/test_a.py": "def test_a(): pass\n",
+    runs = "tests/support/suite_main.py"
+    repo.commit({"setup.py": f"import setuptools\nsetuptools.setup(test_suite={runs!r})\n",
+                 runs: "import sys\n", "tests/test_a.py": "def test_a(): pass\n",
                  "README.md": "r\n"})
     git = Repo(repo.root)
     sha = git.resolve("HEAD")
     change = read_change(git, sha, None, repo.diff({"README.md": "r2\n"}), "p.diff",
                          Session.load().option_effects)
-    assert "tests/support/suite_main.py" in change.runner.collection.run_files
+    assert runs in change.runner.collection.run_files
     interp = probe(sys.executable, cwd=repo.root, lock_hash="")
     recorded = corpus_digest(git, sha, config=change.runner.collection,
                              options=change.runner.base, lock_files=(), fixture_roots=(),
