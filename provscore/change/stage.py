@@ -27,6 +27,7 @@ from provscore.change.diff import (
     parse_diff,
 )
 from provscore.change.discovery import Undiscovered, start_dirs, undiscovered
+from provscore.change.doctests import doctest_paths
 from provscore.change.git import Repo
 from provscore.change.images import ApplyFailure, FileImages, build_images
 from provscore.change.options import OptionEffects
@@ -59,6 +60,8 @@ class Change:
     nothing_to_score: str | None = None
     # Unchanged test modules of base the patch hides from discovery (change/discovery.py).
     undiscovered: tuple[Undiscovered, ...] = ()
+    # Changed modules whose doctests a base test module's DocTestSuite runs (change/doctests.py).
+    doctest_paths: tuple[str, ...] = ()
 
 
 def _unparsed(base_sha: str, head_sha: str | None, origin: str, error: str | None,
@@ -118,9 +121,13 @@ def read_change(repo: Repo, base_sha: str, head_sha: str | None, diff: bytes,
     runner = read_runner_config(files, base_blobs, effects)
     runner = replace(runner, collection=replace(
         runner.collection, test_dirs=base_test_dirs(base, runner.collection)))
+    changed = [(p, img.pre, img.post) for img in files if not img.change.unsafe_reason
+               for p in dict.fromkeys(img.change.paths)]
     return Change(base_sha, head_sha, origin, changes, files, tuple(failures), runner,
                   post_images=post_images, nothing_to_score=empty,
-                  undiscovered=_undiscovered(repo, base_sha, changes, post_images, runner))
+                  undiscovered=_undiscovered(repo, base_sha, changes, post_images, runner),
+                  doctest_paths=doctest_paths(repo, base_sha, changed, base,
+                                              runner.collection))
 
 
 def _undiscovered(repo: Repo, base_sha: str, changes: ChangeSet,
