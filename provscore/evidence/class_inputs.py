@@ -35,13 +35,27 @@ def _def_code(module: cst.Module, node: cst.FunctionDef | cst.ClassDef) -> str:
         return " ".join(source.split())
 
 
-def _binding(ctx: Context, module: cst.Module, klass: Frame, name: str,
+class _ClassBodies:
+    """The defs and nested classes of each class body by name, indexed once per module."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.defs: dict[tuple[int, str], list[Frame]] = {}
+        for f in ctx.defs:
+            if f.parent is not None and f.parent.kind == "class":
+                self.defs.setdefault((id(f.parent), f.name), []).append(f)
+        self.nested: dict[tuple[int, str], list[Frame]] = {}
+        for c in ctx.classes:
+            if c.parent is not None and c.parent.kind == "class":
+                self.nested.setdefault((id(c.parent), c.name), []).append(c)
+
+
+def _binding(bodies: _ClassBodies, module: cst.Module, klass: Frame, name: str,
              helper_names: set[str]) -> tuple[str, cst.CSTNode | None] | None:
     """What ``klass``'s own body binds ``name`` to (its value's code and the node to
     locate); None when the class body does not bind it."""
-    defs = [f for f in ctx.defs if f.parent is klass and f.name == name]
+    defs = bodies.defs.get((id(klass), name), [])
     values = klass.bindings.get(name, [])
-    nested = [c for c in ctx.classes if c.parent is klass and c.name == name]
+    nested = bodies.nested.get((id(klass), name), [])
     if not defs and not values and not nested:
         return None
     codes: list[str] = []
@@ -76,10 +90,17 @@ def class_attribute_inputs(ctx: Context, module: cst.Module, inherited: list[Inh
              for override, base in extended_through_super(ctx)
              if override.parent is not None and override.test_id is not None]
     found: list[tuple[str, str, str, cst.CSTNode | None]] = []
+    if not runs:
+        return []
+    bodies = _ClassBodies(ctx)
+    reads: dict[int, tuple[str, ...]] = {}  # per method: many classes inherit one
+    bound_in: dict[tuple[int, str], tuple[str, cst.CSTNode | None] | None] = {}
     for cls, node_id, method in runs:
         if not isinstance(method.node, cst.FunctionDef) or method.parent is None:
             continue
-        names = self_reads(method.node)
+        if id(method) not in reads:
+            reads[id(method)] = self_reads(method.node)
+        names = reads[id(method)]
         seen: set[str] = set()  # the first class in the order that binds a name supplies it
         for klass in class_chain(ctx, cls) if names else ():
             if isinstance(klass, str) or klass is method.parent:
@@ -87,7 +108,10 @@ def class_attribute_inputs(ctx: Context, module: cst.Module, inherited: list[Inh
             for name in names:
                 if name in seen:
                     continue
-                bound = _binding(ctx, module, klass, name, helper_names)
+                key = (id(klass), name)
+                if key not in bound_in:
+                    bound_in[key] = _binding(bodies, module, klass, name, helper_names)
+                bound = bound_in[key]
                 if bound is not None:
                     seen.add(name)
                     found.append((node_id, name, bound[0], bound[1]))

@@ -58,7 +58,7 @@ from provscore.evidence.model import (
 from provscore.evidence.positions import first_line_node, locate
 from provscore.evidence.raised import expected_by_fail
 from provscore.evidence.read_data import module_data
-from provscore.evidence.read_paths import fixture_reads
+from provscore.evidence.read_paths import expected_reads, fixture_reads
 from provscore.evidence.relayout import relayout
 from provscore.evidence.scope import (
     AliasCollector,
@@ -318,6 +318,7 @@ def _helper_defs(ctx: Context, shaper: Shaper, frames: list[Frame], helper_names
     skipping = {s.frame for s in ctx.suppressions
                 if s.kind in (SuppressionKind.RUNTIME_SKIP, SuppressionKind.SKIP_MARK,
                               SuppressionKind.XFAIL_MARK, SuppressionKind.DYNAMIC)}
+    reads = expected_reads(ctx) if any(f.fixture for f in frames) else []
     return [HelperDef(f.qualname, f"{ctx.path}::{f.qualname}",
                       line_of(f.node) if f.node else None,
                       _def_code(shaper, f.node, ctx) if f.node else "",
@@ -326,7 +327,7 @@ def _helper_defs(ctx: Context, shaper: Shaper, frames: list[Frame], helper_names
                       f.qualname in skipping, f.qualname in helper_names,
                       _fixture_params(ctx, shaper, f.node) if f.fixture else "",
                       module_data(ctx, shaper, f.node) if f.node else (),
-                      fixture_reads(ctx, f) if f.fixture else ())
+                      fixture_reads(reads, f) if f.fixture else ())
             for f in frames]
 
 

@@ -52,7 +52,13 @@ def _inside(frame: Frame, outer: Frame) -> bool:
     return False
 
 
-def fixture_reads(ctx: Context, fixture: Frame) -> tuple[str, ...]:
+def expected_reads(ctx: Context) -> list[tuple[Frame, str]]:
+    """(frame, path parts) of every expected-value read of the module, in the order read:
+    computed once per module, then filtered per fixture."""
+    return [(raw.frame, read_path(raw.node)) for raw in sorted(ctx.items, key=lambda r: r.seq)
+            if raw.kind is EvidenceKind.EXPECTED_READ]
+
+
+def fixture_reads(reads: list[tuple[Frame, str]], fixture: Frame) -> tuple[str, ...]:
     """The files ``fixture`` (or a function nested in it) reads, in the order read."""
-    return tuple(read_path(raw.node) for raw in sorted(ctx.items, key=lambda r: r.seq)
-                 if raw.kind is EvidenceKind.EXPECTED_READ and _inside(raw.frame, fixture))
+    return tuple(path for frame, path in reads if _inside(frame, fixture))
