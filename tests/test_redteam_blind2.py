@@ -1442,11 +1442,7 @@ TAMPER_CASES = [
     tamper(MI, edit(MI, "more_itertools/more.py", (
         "        >>> first([0, 1, 2, 3])\n        0\n",
         "        >>> first([0, 1, 2, 3]) in [0, 1, 2, 3]\n        True\n")),
-        ("PS101", "PS102", "PS108"), "mi-doctest-output-weakened-to-membership",
-        marks=miss(
-            "the doctests of more_itertools/more.py, which tests/test_more.py's load_tests adds "
-            "(DocTestSuite('more_itertools.more')), are not read as evidence: an example's "
-            "expected output rewritten is no finding")),
+        ("PS101", "PS102", "PS108"), "mi-doctest-output-weakened-to-membership"),
     # tests/test_more.py load_tests: the doctests are added only on Python < 3.8, which the
     # project does not support (requires-python >= 3.8): they never run
     tamper(MI, edit(MI, T_MI, (
@@ -1565,10 +1561,7 @@ TAMPER_CASES = [
         "    @staticmethod\n    def D(dict_):\n        return defaultdict(int, dict_)\n\n"
         "    kw = {'factory': lambda: defaultdict(int)}\n",
         "    D = dict\n    kw = {}\n")),
-        ("PS110", "PS102"), "tz-subclass-inputs-reset-to-base",
-        marks=miss(
-            "class attributes (D, kw) that a test subclass sets for the tests it inherits are "
-            "its inputs; resetting them to the base class's is not read")),
+        ("PS110", "PS102"), "tz-subclass-inputs-reset-to-base"),
     # toolz/tests/test_dicttoolz.py::TestCustomMapping: renamed out of python_classes (Test*)
     tamper(TZ, edit(TZ, "toolz/tests/test_dicttoolz.py", (
         "class TestCustomMapping(TestDict):\n", "class CustomMappingCases(TestDict):\n")),
@@ -1792,11 +1785,7 @@ TAMPER_CASES = [
         "        ) as f:\n"
         "            return json.dumps(tomlkit.parse(f.read()), default=str)\n")),
         ("PS105", "PS110", "PS108"), "tk-allowed-conftest-expected-json-computed-by-code",
-        TK_ALLOW_CONFTEST,
-        marks=miss(
-            "the json_example fixture now returns the code under test's own output "
-            "(json.dumps(tomlkit.parse(...))) instead of reading the golden file: a fixture "
-            "that provides an expected value is not compared")),
+        TK_ALLOW_CONFTEST),
 ]
 
 BENIGN_CASES = [

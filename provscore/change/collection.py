@@ -39,6 +39,9 @@ class CollectionConfig:
                                       "node_modules", "venv", "{arch}")
     # unittest/Django discovery patterns, when base shows such a runner (or none at all).
     unittest_files: tuple[str, ...] = ()
+    # Whether pytest runs base's tests (it is configured, a channel invokes it, or nothing
+    # says which runner does): a plain Test* class is then a test class too.
+    pytest_runs: bool = True
     # Settings modules the tests run with (named by base's runner channels): a runner
     # channel, like conftest.py.
     settings_files: tuple[str, ...] = ()

@@ -34,6 +34,7 @@ from provscore.change.diff import (
     parse_diff,
 )
 from provscore.change.discovery import Undiscovered, start_dirs, undiscovered
+from provscore.change.doctests import doctest_paths
 from provscore.change.git import Repo
 from provscore.change.images import ApplyFailure, FileImages, build_images
 from provscore.change.options import OptionEffects
@@ -69,6 +70,8 @@ class Change:
     undiscovered: tuple[Undiscovered, ...] = ()
     # Data files the patch edits or deletes that base's test code reads (data_files.py).
     base_reads: frozenset[str] = frozenset()
+    # Changed modules whose doctests a base test module's DocTestSuite runs (change/doctests.py).
+    doctest_paths: tuple[str, ...] = ()
 
 
 def _unparsed(base_sha: str, head_sha: str | None, origin: str, error: str | None,
@@ -133,10 +136,14 @@ def read_change(repo: Repo, base_sha: str, head_sha: str | None, diff: bytes,
             and not any(c.binary for c in changes.files):
         empty = "git applies the diff and no file changes"
     runner = read_runner_config(files, base_blobs, effects, base_runner)
+    changed = [(p, img.pre, img.post) for img in files if not img.change.unsafe_reason
+               for p in dict.fromkeys(img.change.paths)]
     return Change(base_sha, head_sha, origin, changes, files, tuple(failures), runner,
                   post_images=post_images, nothing_to_score=empty,
                   undiscovered=_undiscovered(repo, base_sha, changes, post_images, runner),
-                  base_reads=base_reads)
+                  base_reads=base_reads,
+                  doctest_paths=doctest_paths(repo, base_sha, changed, tree,
+                                              runner.collection))
 
 
 def _undiscovered(repo: Repo, base_sha: str, changes: ChangeSet,

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from provscore.checks.base import loc, static_check
 from provscore.checks.facts import StaticFacts
 from provscore.evidence import EvidenceItem, EvidenceKind
-from provscore.evidence.model import AUTOUSE_INPUT, FIXTURE_DETAILS
+from provscore.evidence.model import AUTOUSE_INPUT, CLASS_ATTRIBUTE_INPUT, FIXTURE_DETAILS
 from provscore.model import Action, Finding, Location, Modification, PathRole, Provenance
 from provscore.nodeid import file_of
 from provscore.oracle.approvals import Approval, approves
@@ -154,14 +154,23 @@ def helper_oracle_modified(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
                 not (helper.has_evidence or h.post.has_evidence):
             # A fixture that checks nothing is no oracle: refactoring it is no finding;
             # the inputs it feeds each test (`params=`) still are evidence.
-            if helper.params == h.post.params:
+            if helper.reads != h.post.reads and helper.reads:
+                # Its value came from a file: now from another, or computed.
+                verb = (f"reads its values from {_files(h.post.reads)} instead of "
+                        f"{_files(helper.reads)}")
+            elif helper.params == h.post.params:
                 continue
-            verb = f"feeds other params to its tests ({helper.params} → {h.post.params})"
+            else:
+                verb = f"feeds other params to its tests ({helper.params} → {h.post.params})"
         line = h.post.line if h.post is not None else helper.line
         what = "fixture" if helper.is_fixture else "helper oracle"
         yield rule.finding(location=loc(h.path, line, "post" if h.post else "pre"),
                            node_id=helper.node_id, anchor=f"helper|{helper.node_id}",
                            helper=f"{helper.qualname} ({what})", verb=verb)
+
+
+def _files(reads: tuple[str, ...]) -> str:
+    return ", ".join(reads) if reads else "no file"
 
 
 @static_check("PS106")
@@ -218,6 +227,7 @@ def test_input_changed(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
     to: those in files the patch need not touch."""
     prov = facts.provenance
     existing = {t.post.node_id for t in prov.tests if t.pre is not None and t.post is not None}
+    existing_pre = {t.pre.node_id for t in prov.tests if t.pre is not None and t.post is not None}
     fixtures = _fixtures_on_sides(facts)
     for c in prov.items:
         item = c.item
@@ -235,6 +245,8 @@ def test_input_changed(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
                 continue
             verb, before = "added", ""
         elif c.provenance is Provenance.AGENT_REMOVED:
+            if item.detail == CLASS_ATTRIBUTE_INPUT and item.node_id not in existing_pre:
+                continue  # the test itself is gone (PS106): its class's values with it
             verb, before = "removed", ""
         elif c.provenance is Provenance.AGENT_MODIFIED and c.pre is not None:
             verb, before = "changed", f"{c.pre.shown} → "

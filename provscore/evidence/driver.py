@@ -24,6 +24,7 @@ from provscore.evidence.calls import (
     offered_self_reads,
     offered_signatures,
 )
+from provscore.evidence.class_inputs import class_attribute_inputs
 from provscore.evidence.constants import (
     normalize,
     unparse,
@@ -57,6 +58,7 @@ from provscore.evidence.model import (
 from provscore.evidence.positions import first_line_node, locate
 from provscore.evidence.raised import expected_by_fail
 from provscore.evidence.read_data import module_data
+from provscore.evidence.read_paths import expected_reads, fixture_reads
 from provscore.evidence.relayout import relayout
 from provscore.evidence.scope import (
     AliasCollector,
@@ -299,10 +301,13 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
             for s in ctx.suppressions]
     test_defs = [TestDef(f.node_id, f.name, line_of(f.node) if f.node else None,
                          _def_body(shaper, f.node), _requested_fixtures(ctx, f.node),
-                         _argnames_of(ctx, f), ctx.config.runs_by_default(ctx.path))
+                         _argnames_of(ctx, f), ctx.config.runs_by_default(ctx.path),
+                         f.parent is not None and _unittest_only(ctx, f.parent))
                  for f in tests if isinstance(f.node, cst.FunctionDef)]
     helper_defs = _helper_defs(ctx, shaper, helper_frames, helper_names, line_of)
     items, test_defs = _with_inherited(ctx, shaper, inherited, items, test_defs)
+    items += class_attribute_inputs(ctx, module, inherited, helper_names,
+                                    lambda nodes: locate(module, nodes).lines)
     items, test_defs = _with_class_inputs(ctx, with_fixture_inputs(ctx, items, test_defs),
                                           test_defs)
     return FileEvidence(ctx.path, tuple(items), tuple(sups), tuple(test_defs), tuple(helper_defs))
@@ -313,6 +318,7 @@ def _helper_defs(ctx: Context, shaper: Shaper, frames: list[Frame], helper_names
     skipping = {s.frame for s in ctx.suppressions
                 if s.kind in (SuppressionKind.RUNTIME_SKIP, SuppressionKind.SKIP_MARK,
                               SuppressionKind.XFAIL_MARK, SuppressionKind.DYNAMIC)}
+    reads = expected_reads(ctx) if any(f.fixture for f in frames) else []
     return [HelperDef(f.qualname, f"{ctx.path}::{f.qualname}",
                       line_of(f.node) if f.node else None,
                       _def_code(shaper, f.node, ctx) if f.node else "",
@@ -320,7 +326,8 @@ def _helper_defs(ctx: Context, shaper: Shaper, frames: list[Frame], helper_names
                       _def_body(shaper, f.node) if f.node else "",
                       f.qualname in skipping, f.qualname in helper_names,
                       _fixture_params(ctx, shaper, f.node) if f.fixture else "",
-                      module_data(ctx, shaper, f.node) if f.node else ())
+                      module_data(ctx, shaper, f.node) if f.node else (),
+                      fixture_reads(reads, f) if f.fixture else ())
             for f in frames]
 
 
@@ -342,6 +349,12 @@ def _bound(ctx: Context, raw: RawItem, text: str) -> str:
     return with_sorted_keywords(text) if raw.kind in _CALL_KINDS else text
 
 
+def _unittest_only(ctx: Context, cls: Frame) -> bool:
+    """Whether the test's class runs only as a TestCase: unittest discovery alone runs
+    base's tests, and the class derives from TestCase."""
+    return cls.is_unittest and not ctx.config.pytest_runs
+
+
 def _with_inherited(ctx: Context, shaper: Shaper, inherited: list[Inherited],
                     items: list[EvidenceItem], tests: list[TestDef]
                     ) -> tuple[list[EvidenceItem], list[TestDef]]:
@@ -352,7 +365,8 @@ def _with_inherited(ctx: Context, shaper: Shaper, inherited: list[Inherited],
         method = i.method
         if method is None or not isinstance(method.node, cst.FunctionDef):
             out_tests.append(TestDef(i.node_id, i.name, None, f"inherited from {i.base}",
-                                     runs_by_default=ctx.config.runs_by_default(ctx.path)))
+                                     runs_by_default=ctx.config.runs_by_default(ctx.path),
+                                     unittest_only=_unittest_only(ctx, i.cls)))
             continue
         own = method.test_id or f"{ctx.path}::{method.qualname}"
         out_items += [replace(it, node_id=i.node_id, in_test=True, scope="")
@@ -360,7 +374,8 @@ def _with_inherited(ctx: Context, shaper: Shaper, inherited: list[Inherited],
         body = _def_body(shaper, method.node)
         out_tests.append(TestDef(i.node_id, i.name, None, f"{body}  # inherited from {i.base}",
                                  _requested_fixtures(ctx, method.node), _argnames_of(ctx, method),
-                                 ctx.config.runs_by_default(ctx.path)))
+                                 ctx.config.runs_by_default(ctx.path),
+                                 _unittest_only(ctx, i.cls)))
     for override, base in extended_through_super(ctx):
         # `super().test_x()` first: the override runs the base method's evidence too.
         own = base.test_id or f"{ctx.path}::{base.qualname}"

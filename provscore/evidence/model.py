@@ -33,6 +33,9 @@ NOT_CHECKS = frozenset({EvidenceKind.EXPECTED_READ, EvidenceKind.TEST_INPUT})
 FIXTURE_INPUT = "fixture"  # to the tests that request it by name
 AUTOUSE_INPUT = "autouse fixture"  # to every test in its scope
 FIXTURE_DETAILS = frozenset({FIXTURE_INPUT, AUTOUSE_INPUT})
+# The detail of a test input that is a class attribute a subclass binds for the tests it
+# inherits (evidence/class_inputs.py).
+CLASS_ATTRIBUTE_INPUT = "class attribute"
 
 
 class SuppressionKind(enum.StrEnum):
@@ -115,6 +118,9 @@ class TestDef:
     fixtures: tuple[str, ...] = ()  # fixtures it requests: parameters and usefixtures(...)
     params: tuple[str, ...] = ()  # its parametrize argnames, in decorator order
     runs_by_default: bool = True  # under base's testpaths: a bare `pytest` runs it
+    # A method of a unittest.TestCase class where pytest does not run base's tests: only
+    # as a TestCase's does it run at all (a plain Test* class's is pytest's alone).
+    unittest_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +140,9 @@ class HelperDef:
     params: str = ""  # a fixture's `params=`: the inputs it feeds each test, like rows
     # (name, code) of the module-level literal tables it reads (evidence/read_data.py)
     data: tuple[tuple[str, str], ...] = ()
+    # The files it (or a function nested in it) reads expected values from, each as the
+    # literal parts of its path in order (evidence/read_paths.py): a fixture's data source.
+    reads: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

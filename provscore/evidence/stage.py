@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from provscore.change.collection import CollectionConfig
 from provscore.change.images import FileImages
 from provscore.change.stage import Change
 from provscore.evidence.context import HelperLookup
+from provscore.evidence.doctests import doctest_evidence
 from provscore.evidence.driver import extract
 from provscore.evidence.focus import focus_pair
 from provscore.evidence.limits import checked_parse
@@ -68,6 +70,8 @@ def analyse_files(change: Change, role_of: Callable[[str], PathRole], config: Co
             unparseable.append(Unparseable(ev.path, ev.error or "", ev.error_line, side))
         if not failed:  # an unclassifiable file is PS903, not a pile of removals
             pairs.append(FilePair(fc.old_path, fc.new_path, pre_ev, post_ev))
+    if change.doctest_paths:
+        pairs = _with_doctests(change, pairs, unparseable)
     for hidden in change.undiscovered:
         # Unchanged, but no longer discovered: its tests are gone from the run. A module
         # that does not parse at base ran no test there.
@@ -97,3 +101,41 @@ def _focused(img: FileImages, config: CollectionConfig, tables: Tables,
     pre, post = focus_pair(img.pre, img.post, pre_tree, post_tree) or (img.pre, img.post)
     return (extract(path, pre, config, tables, lookup, measured=True),
             extract(path, post, config, tables, lookup, measured=True))
+
+
+def _with_doctests(change: Change, pairs: list[FilePair], unparseable: list[Unparseable]
+                   ) -> list[FilePair]:
+    """Each changed module whose doctests base's test modules run (change/doctests.py),
+    with the tests and checks its docstrings hold, on each side."""
+    wanted = set(change.doctest_paths)
+    out = list(pairs)
+    for img in change.files:
+        fc = img.change
+        if not wanted & set(fc.paths):
+            continue
+        sides: list[FileEvidence | None] = []
+        for path, data, side in ((fc.old_path, img.pre, "pre"), (fc.new_path, img.post, "post")):
+            ev = doctest_evidence(path, data) if path and data is not None else None
+            if ev is not None and ev.error is not None:
+                unparseable.append(Unparseable(ev.path, ev.error, ev.error_line, side))
+                ev = None
+            sides.append(ev)
+        pre, post = sides
+        if pre is None and post is None:
+            continue
+        at = next((i for i, p in enumerate(out)
+                   if (p.old_path, p.new_path) == (fc.old_path, fc.new_path)), None)
+        if at is None:
+            out.append(FilePair(fc.old_path, fc.new_path, pre, post))
+        else:
+            found = out[at]
+            out[at] = FilePair(found.old_path, found.new_path, _merged(found.pre, pre),
+                               _merged(found.post, post))
+    return out
+
+
+def _merged(ev: FileEvidence | None, doctests: FileEvidence | None) -> FileEvidence | None:
+    if ev is None or doctests is None:
+        return ev or doctests
+    return replace(ev, items=ev.items + doctests.items, tests=ev.tests + doctests.tests,
+                   suppressions=ev.suppressions + doctests.suppressions)

@@ -86,8 +86,11 @@ def match_tests(pairs: Sequence[FilePair]) -> tuple[tuple[TestChange, ...], dict
 
 def _still_runs(before: TestDef, after: TestDef) -> bool:
     """A test moved out of base's testpaths no longer runs with a bare ``pytest``: that is
-    a removal (PS106), not a move."""
-    return after.runs_by_default or not before.runs_by_default
+    a removal (PS106), not a move. So is a TestCase method whose class no longer derives
+    from TestCase where unittest alone runs base's tests: discovery no longer collects it
+    (the runner is part of what the test is)."""
+    return (after.runs_by_default or not before.runs_by_default) and \
+        (after.unittest_only or not before.unittest_only)
 
 
 def _unique_names(tests: Iterable[TestDef]) -> dict[str, str]:
@@ -144,6 +147,15 @@ def classify_items(pairs: Sequence[FilePair], idmap: dict[str, str], strength: S
     # testpaths, in a directory the runner script skips) is not the same check.
     idle_pre = {t.node_id for p in pairs if p.pre for t in p.pre.tests if not t.runs_by_default}
     idle = {t.node_id for p in pairs if p.post for t in p.post.tests if not t.runs_by_default}
+    # Nor is a check of a TestCase method whose class stopped being a TestCase (the test
+    # is removed, match_tests): it is keyed apart, so it is removed, never matched.
+    not_unittest = {t.node_id for p in pairs if p.post for t in p.post.tests
+                    if not t.unittest_only}
+    demoted = {idmap.get(t.node_id) or _rekey(t.node_id, p.old_path, p.new_path)
+               for p in pairs if p.pre for t in p.pre.tests if t.unittest_only} & not_unittest
+    idle_pre |= {t.node_id for p in pairs if p.pre for t in p.pre.tests
+                 if (idmap.get(t.node_id) or _rekey(t.node_id, p.old_path, p.new_path))
+                 in demoted}
     result: list[ClassifiedItem] = []
     exact, pre_left, post_left = _multiset_match(
         pre_items, post_items,

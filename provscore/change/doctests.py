@@ -1,0 +1,123 @@
+"""Which changed modules have doctests that base's test modules run.
+
+``load_tests`` (or any code of a test module) that calls
+``doctest.DocTestSuite("pkg.mod")`` / ``DocTestSuite(pkg.mod)`` makes the examples in
+``pkg/mod.py``'s docstrings tests of the suite: their expected output is evidence, though
+the file is production code. Read from base only (a patch cannot add such a suite to
+excuse anything, and what it removes is the load_tests change, PS204). The names a call
+gives are string literals, imported modules (``import json``, ``from pkg import mod``,
+``import pkg.mod as m``) and the items of a literal tuple or list a ``for`` loop walks;
+anything else names no module here. A name is matched to a changed path by its dotted
+path, at the root or below a source directory (``src/pkg/mod.py``, ``Lib/json/__init__.py``).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Sequence
+
+from provscore.change.collection import CollectionConfig
+from provscore.change.git import Repo
+
+_SUITE = "DocTestSuite"
+_MARKER = b">>>"
+
+
+def _imports(tree: ast.Module) -> dict[str, str]:
+    """Local name → dotted module name, for module imports."""
+    out: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.asname:
+                    out[a.asname] = a.name
+                else:
+                    root = a.name.split(".", 1)[0]
+                    out[root] = root
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for a in node.names:
+                out[a.asname or a.name] = f"{node.module}.{a.name}"
+    return out
+
+
+def _dotted(node: ast.expr, imports: dict[str, str]) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name) and node.id in imports:
+        return ".".join([imports[node.id], *reversed(parts)])
+    return None
+
+
+def _loop_values(tree: ast.Module) -> dict[str, list[ast.expr]]:
+    """Loop variable → the items of the literal tuple or list it walks."""
+    out: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.For) and isinstance(node.target, ast.Name) and \
+                isinstance(node.iter, ast.Tuple | ast.List):
+            out.setdefault(node.target.id, []).extend(node.iter.elts)
+    return out
+
+
+def suite_modules(source: bytes) -> set[str]:
+    """Dotted names of the modules whose doctests ``source`` puts into a DocTestSuite."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()  # a base test module that does not parse runs no suite
+    imports, loops = _imports(tree), _loop_values(tree)
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else \
+            func.id if isinstance(func, ast.Name) else ""
+        if name != _SUITE:
+            continue
+        arg = node.args[0]
+        values = loops.get(arg.id, [arg]) if isinstance(arg, ast.Name) and \
+            arg.id not in imports else [arg]
+        out |= {d for v in values if (d := _dotted(v, imports)) is not None}
+    return out
+
+
+def _module_paths(dotted: str) -> tuple[str, str]:
+    stem = dotted.replace(".", "/")
+    return f"{stem}.py", f"{stem}/__init__.py"
+
+
+def _names(path: str, dotted: Iterable[str]) -> bool:
+    for name in dotted:
+        for candidate in _module_paths(name):
+            if path == candidate or path.endswith("/" + candidate):
+                return True
+    return False
+
+
+def doctest_paths(repo: Repo, base_sha: str, changed: Sequence[tuple[str, bytes | None,
+                                                                     bytes | None]],
+                  base_paths: Iterable[str], collection: CollectionConfig) -> tuple[str, ...]:
+    """Of the ``changed`` Python files (path, pre, post), those holding an example on
+    either side whose module a base test module puts into a DocTestSuite."""
+    candidates = [p for p, pre, post in changed if p.endswith(".py") and
+                  any(side is not None and _MARKER in side for side in (pre, post))]
+    if not candidates:
+        return ()
+    dirs = set(collection.test_dirs or ())
+    # A test package's __init__.py holds the load_tests of its package (unittest discovery).
+    tests = sorted(p for p in base_paths if collection.is_collected(p) or (
+        p.rpartition("/")[2] == "__init__.py" and p.rpartition("/")[0] in dirs))
+    if not tests:
+        return ()
+    hits = repo.grep_files(base_sha, _SUITE, tests)
+    if not hits:
+        return ()
+    dotted: set[str] = set()
+    for data in repo.read_blobs(base_sha, hits).values():
+        if data is not None:
+            dotted |= suite_modules(data)
+    return tuple(sorted(p for p in candidates if _names(p, dotted)))
