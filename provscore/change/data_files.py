@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 
 from provscore.change.collection import CollectionConfig
 from provscore.change.diff import ChangeSet, FileStatus
-from provscore.change.git import GrepJob, Repo, TreeEntry
+from provscore.change.git import Repo, Search, TreeEntry
 from provscore.change.writeset import classify_path
 from provscore.model import EVIDENCE_ROLES
 
@@ -30,43 +30,13 @@ _READERS = frozenset({
 })
 
 
-class BaseReads:
-    """The lookup of which data files the patch edits or deletes test code at base reads:
-    their contents are some test's expected values, wherever they live
-    (resources/expected.json). Started with :func:`start_base_reads`, git searches while
-    the change stage goes on; :meth:`result` waits for it."""
-
-    def __init__(self, repo: Repo, base: str, names: dict[str, list[str]],
-                 job: GrepJob | None) -> None:
-        self._repo, self._base, self._names, self._job = repo, base, names, job
-
-    def result(self) -> frozenset[str]:
-        if self._job is None:
-            return frozenset()
-        out: set[str] = set()
-        hits = self._job.result()
-        sources = [s for s in self._repo.read_blobs(self._base, hits).values() if s is not None]
-        for name, paths in self._names.items():
-            needle = name.encode("utf-8", "surrogateescape")
-            if any(needle in source and reads(source, name) for source in sources):
-                out.update(paths)
-        return frozenset(out)
-
-    def close(self) -> None:
-        if self._job is not None:
-            self._job.close()
-
-    def __enter__(self) -> BaseReads:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
 def start_base_reads(repo: Repo, base: str, tree: Mapping[str, TreeEntry],
-                     changes: ChangeSet, config: CollectionConfig) -> BaseReads:
-    """Start the lookup: one ``git grep`` over base's test code (only test code's reads
-    count: git reads those modules' blobs, not the tree's) for every candidate's name."""
+                     changes: ChangeSet, config: CollectionConfig) -> Search[frozenset[str]]:
+    """Which data files the patch edits or deletes test code at base reads: their contents
+    are some test's expected values, wherever they live (resources/expected.json). One
+    ``git grep`` over base's test code (only test code's reads count: git reads those
+    modules' blobs, not the tree's) for every candidate's name, running while the change
+    stage goes on."""
     names: dict[str, list[str]] = {}
     candidates = [c.old_path for c in changes.files
                   if c.old_path and not c.unsafe_reason and not c.old_path.endswith(".py")
@@ -76,13 +46,21 @@ def start_base_reads(repo: Repo, base: str, tree: Mapping[str, TreeEntry],
         if len(name) >= 5 and "." in name:  # shorter or dotless: too generic to mean it
             names.setdefault(name, []).append(path)
     if not names:
-        return BaseReads(repo, base, names, None)
+        return Search(None, lambda _hits: frozenset(), frozenset())
     # Every evidence role needs "test" in the path (conftest.py, a test directory, a helper
     # named so) or a test file's name: the cheap test first, the classification after.
     test_code = [p for p in tree if p.endswith(".py")
                  and ("test" in p or config.is_test_file(p))
                  and classify_path(p, config) in EVIDENCE_ROLES]
-    return BaseReads(repo, base, names, repo.start_grep(base, list(names), test_code))
+
+    def finish(hits: list[str]) -> frozenset[str]:
+        sources = [s for s in repo.read_blobs(base, hits).values() if s is not None]
+        return frozenset(path for name, paths in names.items()
+                         if any(name.encode("utf-8", "surrogateescape") in source
+                                and reads(source, name) for source in sources)
+                         for path in paths)
+
+    return Search(repo.start_grep(base, list(names), test_code), finish, frozenset())
 
 
 def reads(source: bytes, name: str) -> bool:

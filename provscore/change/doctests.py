@@ -17,7 +17,7 @@ import ast
 from collections.abc import Iterable, Sequence
 
 from provscore.change.collection import CollectionConfig
-from provscore.change.git import Repo
+from provscore.change.git import Repo, Search
 
 _SUITE = "DocTestSuite"
 _MARKER = b">>>"
@@ -98,26 +98,30 @@ def _names(path: str, dotted: Iterable[str]) -> bool:
     return False
 
 
-def doctest_paths(repo: Repo, base_sha: str, changed: Sequence[tuple[str, bytes | None,
-                                                                     bytes | None]],
-                  base_paths: Iterable[str], collection: CollectionConfig) -> tuple[str, ...]:
+def start_doctest_paths(repo: Repo, base_sha: str,
+                        changed: Sequence[tuple[str, bytes | None, bytes | None]],
+                        base_paths: Iterable[str], collection: CollectionConfig
+                        ) -> Search[tuple[str, ...]]:
     """Of the ``changed`` Python files (path, pre, post), those holding an example on
-    either side whose module a base test module puts into a DocTestSuite."""
+    either side whose module a base test module puts into a DocTestSuite: git searches
+    base's test modules for the suite while the change stage goes on."""
     candidates = [p for p, pre, post in changed if p.endswith(".py") and
                   any(side is not None and _MARKER in side for side in (pre, post))]
+    none: tuple[str, ...] = ()
     if not candidates:
-        return ()
+        return Search(None, lambda _hits: none, none)
     dirs = set(collection.test_dirs or ())
     # A test package's __init__.py holds the load_tests of its package (unittest discovery).
     tests = sorted(p for p in base_paths if collection.is_collected(p) or (
         p.rpartition("/")[2] == "__init__.py" and p.rpartition("/")[0] in dirs))
     if not tests:
-        return ()
-    hits = repo.grep_files(base_sha, _SUITE, tests)
-    if not hits:
-        return ()
-    dotted: set[str] = set()
-    for data in repo.read_blobs(base_sha, hits).values():
-        if data is not None:
-            dotted |= suite_modules(data)
-    return tuple(sorted(p for p in candidates if _names(p, dotted)))
+        return Search(None, lambda _hits: none, none)
+
+    def finish(hits: list[str]) -> tuple[str, ...]:
+        dotted: set[str] = set()
+        for data in repo.read_blobs(base_sha, hits).values():
+            if data is not None:
+                dotted |= suite_modules(data)
+        return tuple(sorted(p for p in candidates if _names(p, dotted)))
+
+    return Search(repo.start_grep(base_sha, (_SUITE,), tests), finish, none)

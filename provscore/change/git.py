@@ -11,12 +11,15 @@ from __future__ import annotations
 import os
 import subprocess
 from collections import OrderedDict
-from collections.abc import Iterable, KeysView, Mapping, Sequence
+from collections.abc import Callable, Iterable, KeysView, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from provscore.change.catfile import CatFile
 from provscore.errors import GitError
+
+T = TypeVar("T")
 
 _GIT_ENV = {
     # Never let the user's config change what we read (textconv, external diff, pager).
@@ -105,6 +108,29 @@ class GrepJob:
                 proc.communicate()
 
     def __enter__(self) -> GrepJob:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class Search(Generic[T]):
+    """A ``git grep`` started in the background (:meth:`Repo.start_grep`; None: nothing to
+    search) and what its hits become; :meth:`result` waits for git. Close it in every case
+    (a context manager): a caller that fails first leaves no git running."""
+
+    def __init__(self, job: GrepJob | None, finish: Callable[[list[str]], T], empty: T
+                 ) -> None:
+        self._job, self._finish, self._empty = job, finish, empty
+
+    def result(self) -> T:
+        return self._empty if self._job is None else self._finish(self._job.result())
+
+    def close(self) -> None:
+        if self._job is not None:
+            self._job.close()
+
+    def __enter__(self) -> Search[T]:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -34,7 +34,7 @@ from provscore.change.diff import (
     parse_diff,
 )
 from provscore.change.discovery import Undiscovered, start_dirs, undiscovered
-from provscore.change.doctests import doctest_paths
+from provscore.change.doctests import start_doctest_paths
 from provscore.change.git import Repo
 from provscore.change.images import ApplyFailure, FileImages, build_images
 from provscore.change.options import OptionEffects
@@ -107,8 +107,13 @@ def read_change(repo: Repo, base_sha: str, head_sha: str | None, diff: bytes,
     failures = [*images.failures, *_added_over_existing(images.files, base_blobs)]
     tree = repo.tree(base_sha)
     base_runner = read_base_runner(base_blobs, tree)
-    # git searches base's tests for the data files' names while it applies the patch.
-    with start_base_reads(repo, base_sha, tree, changes, base_runner.collection) as lookup:
+    # git searches base's tests for the data files' names, and for the suites that run
+    # changed modules' doctests, while it applies the patch.
+    changed = [(p, img.pre, img.post) for img in images.files if not img.change.unsafe_reason
+               for p in dict.fromkeys(img.change.paths)]
+    with start_base_reads(repo, base_sha, tree, changes, base_runner.collection) as lookup, \
+            start_doctest_paths(repo, base_sha, changed, tree,
+                                base_runner.collection) as doctests:
         base = TreeStates(tree)
         git: GitChange | None = None
         if len(safe) == len(changes.files):  # an unsafe path is PS304; git would refuse it
@@ -122,7 +127,7 @@ def read_change(repo: Repo, base_sha: str, head_sha: str | None, diff: bytes,
             elif not failures:
                 failures += disagreements(images.files, base, git,
                                           sha256=len(base_sha) == 64)
-        base_reads = lookup.result()
+        base_reads, doctest_paths = lookup.result(), doctests.result()
     files = tuple(_with_git(img, base, git) for img in images.files)
     post_images: dict[str, bytes | None] = {}
     for img in files:
@@ -136,14 +141,10 @@ def read_change(repo: Repo, base_sha: str, head_sha: str | None, diff: bytes,
             and not any(c.binary for c in changes.files):
         empty = "git applies the diff and no file changes"
     runner = read_runner_config(files, base_blobs, effects, base_runner)
-    changed = [(p, img.pre, img.post) for img in files if not img.change.unsafe_reason
-               for p in dict.fromkeys(img.change.paths)]
     return Change(base_sha, head_sha, origin, changes, files, tuple(failures), runner,
                   post_images=post_images, nothing_to_score=empty,
                   undiscovered=_undiscovered(repo, base_sha, changes, post_images, runner),
-                  base_reads=base_reads,
-                  doctest_paths=doctest_paths(repo, base_sha, changed, tree,
-                                              runner.collection))
+                  base_reads=base_reads, doctest_paths=doctest_paths)
 
 
 def _undiscovered(repo: Repo, base_sha: str, changes: ChangeSet,
