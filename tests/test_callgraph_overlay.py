@@ -17,6 +17,7 @@ from provscore.callgraph.build import graph_at
 from provscore.callgraph.cache import SummaryCache
 from provscore.callgraph.graph import CallGraph, build_graph
 from provscore.callgraph.overlay import _importers_of_packages, overlay_graph
+from provscore.callgraph.stored import StoredSymbols, from_record, to_record
 from provscore.callgraph.summary import FileSummary, summarise
 from provscore.change.collection import CollectionConfig
 from provscore.change.git import Repo
@@ -36,7 +37,7 @@ def _view(g: CallGraph) -> tuple[object, ...]:
     nodes = [(n, a) for n, a in g.graph.nodes(data=True) if a.get("path") or n in called]
     return (sorted(g.graph.edges(data="kind")), sorted(nodes),
             g.tests, g.stats, sorted(g.imports_by_module.items()), g.unparsed,
-            sorted(g.symbols))
+            sorted((n, repr(s)) for n, s in g.symbols.items()))
 
 
 def _overlaid(base: CallGraph, before: dict[str, FileSummary],
@@ -45,6 +46,16 @@ def _overlaid(base: CallGraph, before: dict[str, FileSummary],
     assert got is not None
     stored = overlay_graph(base, after, before.get, CONFIG, (None, "base"))
     assert stored is not None and _view(stored) == _view(got)  # export tables change nothing
+    # A base loaded from its cache row (symbols made from node rows when asked for) gives
+    # the same graph and symbols, looked up one by one as well as listed.
+    loaded = from_record(to_record(base), base.scopes_by_path)
+    assert isinstance(loaded.symbols, StoredSymbols)
+    again = overlay_graph(loaded, after, before.get, CONFIG)
+    assert again is not None and _view(again) == _view(got)
+    assert all(again.symbols[n] == s for n, s in got.symbols.items())
+    assert len(again.symbols) == len(got.symbols)
+    gone = [n for n in base.symbols if n not in got.symbols]
+    assert not any(n in again.symbols or again.symbols.get(n) for n in gone)
     return stored
 
 

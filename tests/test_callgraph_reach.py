@@ -124,3 +124,61 @@ def test_covering_tests_and_properties_are_networkx_reverse_reachability(
         checked += bool(want_tests)
     assert checked > 20
     assert reach.covering("not:a-node") == (set(), set())
+
+
+def _without_paths_by_definition(g: Digraph, paths: frozenset[str]
+                                 ) -> tuple[tuple[list[tuple[str, str, str, int, int]],
+                                                  list[object], int],
+                                            list[tuple[str, str, str]]]:
+    """What :meth:`Digraph.without_paths` means, written plainly: the nodes of other
+    files, the outside nodes a kept node calls, the edges between them; and the edges
+    from kept nodes into dropped ones in edge order."""
+    rows = {g.names[i]: g.node_row(i) for i in range(len(g))}
+    dropped = {n for n, row in rows.items() if row[2] in paths}
+    edges = list(g.edges(data="kind"))
+    called = {v for u, v, _k in edges if u not in dropped}
+    kept = {n for n, row in rows.items() if n not in dropped and (row[2] or n in called)}
+    kept_edges = sorted((u, v, k) for u, v, k in edges if u in kept and v in kept)
+    dangling = [(u, v, k) for u, v, k in edges if u in kept and v not in kept]
+    return (sorted(rows[n] for n in kept), list(kept_edges), len(kept_edges)), dangling
+
+
+@pytest.mark.parametrize("paths", [
+    (),
+    ("provscore/callgraph/digraph.py",),
+    ("provscore/callgraph/graph.py", "provscore/callgraph/overlay.py", "provscore/cli.py"),
+    ("provscore/__init__.py", "provscore/model.py", "provscore/pipeline.py", "absent.py"),
+])
+def test_without_paths_is_its_definition_on_provscores_own_graph(
+        own_graph: CallGraph, paths: tuple[str, ...]) -> None:
+    base = own_graph.graph
+    before = _view(base)
+    g, dangling = base.without_paths(frozenset(paths))
+    want, want_dangling = _without_paths_by_definition(base, frozenset(paths))
+    assert _view(g) == want
+    assert dangling == want_dangling
+    assert (len(dangling) > 0) == bool(set(paths) - {"absent.py"})
+    assert _view(base) == before  # the base graph is not touched
+    for u, v, kind in dangling[:5]:  # a consistent graph to add to and query
+        g.add_edge(u, v, kind)
+        assert g.has_edge(u, v) and u in g.predecessors(v, kind)
+    assert g.reaching(g.names[-1]) >= {len(g) - 1}
+
+
+def test_without_paths_drops_orphans_and_moves_the_last_nodes_into_their_slots() -> None:
+    g = _graph()
+    g.add_node("n", kind="module", path="n.py")
+    g.add_node("n:h", kind="function", path="n.py", start=3, end=4)
+    g.add_edge("m:f", "n:h", "call")  # a kept caller of a dropped node
+    g.add_edge("n:h", "unknown:a", "call")  # only the dropped file calls it: an orphan
+    g.add_edge("n:h", "builtin:len", "call")  # also called from kept code: stays
+    g.add_node("tail", kind="function", path="t.py")
+    g.add_edge("tail", "m:f", "call")
+    g.add_edge("m:f", "tail", "decorator")
+    got, dangling = g.without_paths(frozenset({"n.py"}))
+    want, want_dangling = _without_paths_by_definition(g, frozenset({"n.py"}))
+    assert _view(got) == want and dangling == want_dangling == [("m:f", "n:h", "call")]
+    assert "unknown:a" not in got and "unknown:b" not in got and "unknown:c" in got
+    assert sorted(got.predecessors("tail", "decorator")) == ["m:f"]
+    moved = got.index_of("tail")
+    assert moved is not None and moved < len(got) - 1

@@ -125,7 +125,8 @@ def test_support_paths(graph: CallGraph, role_of: Callable[[str], PathRole]) -> 
     importers: dict[str, set[str]] = {}
     for u, v in graph.graph.edges_of_kind("import"):
         if v in role:
-            src = graph.symbols[u].module if u in graph.symbols else u
+            # A symbol's node name starts with its module's (not made, for a stored graph)
+            src = u.partition(":")[0] if u in graph.symbols else u
             if src != v:
                 importers.setdefault(v, set()).add(src)
     support = {m for m, r in role.items() if r is PathRole.PRODUCTION

@@ -120,34 +120,52 @@ class Digraph:
         """A copy without the nodes of files in ``paths`` (and outside nodes, which have
         no path, that only they called), and the edges from kept nodes to dropped ones
         (source, target, kind): a graph updated for a patch re-adds those whose target
-        the new file still defines."""
+        the new file still defines.
+
+        The copy keeps every other node's index but those of the last nodes, which move
+        into the dropped nodes' slots (node order is not part of what a graph says): only
+        the edges into dropped or moved nodes are rewritten, found through the in-edges
+        (built once per graph, and a patch's update asks for them anyway), not by
+        renumbering every edge of the graph."""
+        pred, width, path = self._predecessors(), len(self._kinds), self._path
+        by_path = {i for i, p in enumerate(path) if p in paths} if paths else set()
+        # Outside nodes that no kept node calls: those only dropped nodes called, and
+        # those nothing calls at all.
+        candidates = {j for i in by_path for j in self._succ[i] if not path[j]}
+        candidates.update(i for i, e in enumerate(pred) if not e and not path[i])
+        gone = by_path | {j for j in candidates if j not in by_path and
+                          all(e // width in by_path for e in pred[j])}
+        n = len(self.names)
+        m = n - len(gone)
+        holes = sorted(i for i in gone if i < m)
+        tails = [i for i in range(m, n) if i not in gone]
+        moved = dict(zip(tails, holes, strict=True))  # old index -> new index
         g = Digraph()
-        kept = [p not in paths for p in self._path] if paths else [True] * len(self.names)
-        called: set[int] = set().union(*(succ.keys() for i, succ in enumerate(self._succ)
-                                         if kept[i]))
-        new = [-1] * len(self.names)
-        path = self._path
-        for i, name in enumerate(self.names):
-            if kept[i] and (path[i] or i in called):
-                new[i] = len(g.names)
-                g._index[name] = new[i]
-                g.names.append(name)
-                g._kind.append(self._kind[i])
-                g._path.append(path[i])
-                g._start.append(self._start[i])
-                g._end.append(self._end[i])
+        g.names, g._kind, g._path = self.names[:m], self._kind[:m], path[:m]
+        g._start, g._end = self._start[:m], self._end[:m]
+        g._succ = [d.copy() for d in self._succ[:m]]
+        g._index = self._index.copy()
+        for i in gone:
+            del g._index[self.names[i]]
+        for old, new in moved.items():
+            g.names[new], g._kind[new], g._path[new] = \
+                self.names[old], self._kind[old], path[old]
+            g._start[new], g._end[new] = self._start[old], self._end[old]
+            g._succ[new] = self._succ[old].copy()
+            g._index[self.names[old]] = new
         g._kinds = list(self._kinds)
         g._kind_code = dict(self._kind_code)
+        # Kept sources of edges into dropped or moved nodes: their edges are rewritten.
+        touched = {e // width for j in (*gone, *moved) for e in pred[j]}
         dangling: list[tuple[str, str, str]] = []
-        for i, succ in enumerate(self._succ):
-            if new[i] < 0:
-                continue
-            out = {new[j]: k for j, k in succ.items() if new[j] >= 0}
-            if len(out) != len(succ):
-                dangling += [(self.names[i], self.names[j], self._kinds[k])
-                             for j, k in succ.items() if new[j] < 0]
-            g._succ.append(out)
-        g._edges = sum(len(d) for d in g._succ)
+        dropped_edges = sum(len(self._succ[i]) for i in gone)
+        for i in sorted(touched - gone):  # in node order, as the edges were listed before
+            succ = self._succ[i]
+            dangling += [(self.names[i], self.names[j], self._kinds[k])
+                         for j, k in succ.items() if j in gone]
+            g._succ[moved.get(i, i)] = {moved.get(j, j): k for j, k in succ.items()
+                                        if j not in gone}
+        g._edges = self._edges - dropped_edges - len(dangling)
         return g, dangling
 
     def drop_uncalled(self, names: Iterable[str]) -> None:

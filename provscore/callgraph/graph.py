@@ -56,7 +56,7 @@ class CallGraph:
 
     graph: Digraph
     index: ModuleIndex
-    symbols: dict[str, Symbol]
+    symbols: Mapping[str, Symbol]
     tests: dict[str, str]  # test node id (path::Class::test) -> the node its code is
     paths: dict[str, str]  # path -> module node
     stats: dict[str, int] = field(default_factory=dict)

@@ -61,6 +61,7 @@ from provscore.callgraph.graph import (
 )
 from provscore.callgraph.modules import ModuleIndex, resolve_relative
 from provscore.callgraph.resolve import Namespaces, Value
+from provscore.callgraph.stored import StoredSymbols
 from provscore.callgraph.summary import FileSummary, Scope
 from provscore.change.collection import CollectionConfig
 from provscore.nodeid import file_of
@@ -95,6 +96,40 @@ class _Summaries(Mapping[str, FileSummary]):
 
     def __iter__(self) -> Iterator[str]:
         return (m for m in self.index.by_name if m in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+class _OverlaidSymbols(Mapping[str, Symbol]):
+    """The symbols after a patch: the changed files' own, then the base's of the other
+    files, looked up in place rather than copied (a score asks for a few of them)."""
+
+    def __init__(self, base: Mapping[str, Symbol], gone: frozenset[str],
+                 own: dict[str, Symbol]) -> None:
+        self.base, self.gone, self.own = base, gone, own
+
+    def __getitem__(self, name: str) -> Symbol:
+        hit = self.own.get(name)
+        if hit is not None:
+            return hit
+        sym = self.base[name]
+        if sym.path in self.gone:
+            raise KeyError(name)
+        return sym
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str):
+            return False
+        if name in self.own:
+            return True
+        path = self.base.path_of(name) if isinstance(self.base, StoredSymbols) else \
+            (s.path if (s := self.base.get(name)) is not None else None)
+        return path is not None and path not in self.gone
+
+    def __iter__(self) -> Iterator[str]:
+        yield from (n for n in self.base if n not in self.own and n in self)
+        yield from self.own
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
@@ -146,10 +181,11 @@ def overlay_graph(base: CallGraph, changed: Mapping[str, FileSummary | None],
     mods = {index.by_path[p]: s for p, s in changed.items() if s is not None}
     gone = frozenset(changed)
     g, dangling = base.graph.without_paths(gone)
-    symbols = {n: s for n, s in base.symbols.items() if s.path not in gone}
+    own: dict[str, Symbol] = {}
     for path, summary in changed.items():
         if summary is not None:
-            add_module_nodes(g, symbols, path, index.by_path[path], summary)
+            add_module_nodes(g, own, path, index.by_path[path], summary)
+    symbols = _OverlaidSymbols(base.symbols, gone, own)
     into_changed: list[str] = []
     for u, v, kind in dangling:
         if v in g:

@@ -55,6 +55,56 @@ class LazyScopes(Mapping[str, tuple[Scope, ...]]):
         return len(self.blobs)
 
 
+class StoredSymbols(Mapping[str, Symbol]):
+    """The symbols of a loaded graph, each made from its node's row when first asked
+    for: a score reads a few thousand of sympy's 35,000, and making every one costs a
+    tenth of a second at each load. The graph is read-only once built."""
+
+    def __init__(self, g: Digraph) -> None:
+        self.g = g
+        self._made: dict[str, Symbol] = {}
+        self._names: list[str] | None = None
+
+    def __getitem__(self, name: str) -> Symbol:
+        hit = self._made.get(name)
+        if hit is None:
+            i = self.g.index_of(name)
+            if i is None:
+                raise KeyError(name)
+            _name, kind, path, start, end = self.g.node_row(i)
+            if kind not in _SYMBOL_KINDS:
+                raise KeyError(name)
+            module, _, qual = name.partition(":")
+            hit = self._made[name] = Symbol(name, module, qual, kind, path, start or 1,
+                                            end or 1)
+        return hit
+
+    def __contains__(self, name: object) -> bool:
+        i = self.g.index_of(name) if isinstance(name, str) else None
+        return i is not None and self.g.node_row(i)[1] in _SYMBOL_KINDS
+
+    def path_of(self, name: str) -> str | None:
+        """The path of symbol ``name`` (None: no such symbol), without making it."""
+        i = self.g.index_of(name)
+        if i is None:
+            return None
+        row = self.g.node_row(i)
+        return row[2] if row[1] in _SYMBOL_KINDS else None
+
+    def _symbol_names(self) -> list[str]:
+        if self._names is None:
+            g = self.g
+            self._names = [row[0] for row in map(g.node_row, range(len(g)))
+                           if row[1] in _SYMBOL_KINDS]
+        return self._names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._symbol_names())
+
+    def __len__(self) -> int:
+        return len(self._symbol_names())
+
+
 def to_record(graph: CallGraph) -> tuple[object, ...]:
     g = graph.graph
     nodes = tuple(g.node_row(i) for i in range(len(g)))
@@ -73,14 +123,9 @@ def from_record(rec: Any, scopes: Mapping[str, tuple[Scope, ...]]) -> CallGraph:
         if version != GRAPH_FORMAT:
             raise ValueError("another graph row format")
         g = Digraph.from_rows(nodes, kinds, edges)
-        symbols: dict[str, Symbol] = {}
-        for name, kind, path, start, end in nodes:
-            if kind in _SYMBOL_KINDS:
-                module, _, qual = name.partition(":")
-                symbols[name] = Symbol(name, module, qual, kind, path, start or 1, end or 1)
         path_map = dict(paths)
-        return CallGraph(g, ModuleIndex(path_map), symbols, dict(tests), path_map, dict(stats),
-                         dict(unparsed), scopes, {m: tuple(i) for m, i in imports},
+        return CallGraph(g, ModuleIndex(path_map), StoredSymbols(g), dict(tests), path_map,
+                         dict(stats), dict(unparsed), scopes, {m: tuple(i) for m, i in imports},
                          {m: tuple(c) for m, c in counts})
     except (TypeError, IndexError, KeyError, ValueError) as exc:
         raise ValueError(f"malformed graph row: {exc}") from None

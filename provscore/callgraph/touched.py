@@ -103,9 +103,8 @@ class Reach:
             symbols = self.graph.symbols
             for node, ids in by_node.items():
                 _add(by_name, node, 0, ids)
-                sym = symbols.get(node)
-                if sym is not None:
-                    _add(by_name, sym.module, 0, ids)
+                if node in symbols:  # its module: the start of its name (no Symbol made)
+                    _add(by_name, node.partition(":")[0], 0, ids)
             for p in self.properties:
                 if p.check_node is not None:
                     _add(by_name, p.check_node, 1, (p.id,))
