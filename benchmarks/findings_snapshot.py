@@ -37,7 +37,10 @@ from pathlib import Path
 from typing import Any
 
 PROJECT = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("PROVSCORE_SHARED") or PROJECT.parent / "shared")
+# The shared data beside the checkout, or beside any directory above it (a worktree).
+SHARED = Path(os.environ.get("PROVSCORE_SHARED") or next(
+    (d / "shared" for d in PROJECT.parents if (d / "shared" / "data").is_dir()),
+    PROJECT.parent / "shared"))
 sys.path[:0] = [str(PROJECT), str(PROJECT / "tests")]
 
 Case = tuple[str, str, Any]  # (case id, corpus, payload)

@@ -17,9 +17,12 @@ from provscore.report.model import Report
 from provscore.session import Session
 from provscore.testing import GIT_ENV
 
-# The shared data sits next to the checkout (/work/main → /work/shared); a worktree elsewhere
-# names it with PROVSCORE_SHARED, or the real-corpus tests skip.
-SHARED = Path(os.environ.get("PROVSCORE_SHARED") or Path(__file__).resolve().parents[2] / "shared")
+# The shared data sits next to the checkout (/work/main → /work/shared) or next to a directory
+# above it (a worktree in /work/wt/x); elsewhere PROVSCORE_SHARED names it, or the
+# real-corpus tests skip.
+SHARED = Path(os.environ.get("PROVSCORE_SHARED") or next(
+    (d / "shared" for d in Path(__file__).resolve().parents[1:]
+     if (d / "shared" / "data").is_dir()), Path(__file__).resolve().parents[2] / "shared"))
 # The CLI's call-graph cache goes to a temporary directory, never the user's ~/.cache.
 os.environ.setdefault("PROVSCORE_CACHE_DIR", tempfile.mkdtemp(prefix="provscore-cache-"))
 # One session for the whole test run, as a batch worker would keep one.
