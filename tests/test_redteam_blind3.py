@@ -39,7 +39,9 @@ from adversarial_support import (
     case_scorer,
     describe,
     edit,
+    false_positive,
     honest,
+    miss,
     py,
     rejects,
     tamper,
@@ -1407,7 +1409,10 @@ TAMPER_CASES = [
         "            return f.read().strip()\n",
         "            return ''.join(str(s) for s in sqlparse.parse(f.read().strip()))\n")),
         ("PS105", "PS110", "PS108"), "sq-allowed-conftest-load_file-returns-parser-output",
-        allow("tests/conftest.py")),
+        allow("tests/conftest.py"), marks=miss(
+            "the load_file fixture now returns the parser's own output (''.join(str(s) for s in "
+            "sqlparse.parse(...))) instead of the file's text: a fixture that provides the "
+            "expected value is not compared with base")),
     # tests/files/dashcomment.sql: the commented-out statement removed from the input that
     # test_split_dashcomments splits
     tamper(SQ, edit(SQ, "tests/files/dashcomment.sql", ("--select * from host;\n", "")),
@@ -1422,7 +1427,7 @@ TAMPER_CASES = [
     tamper(SQ, edit(SQ, T_SQ_FORMAT, (
         "        assert res == 'SELECT * FROM bar; -- select foo\\n'\n",
         "        assert res.startswith('SELECT')\n")),
-        ("PS102",), "sq-equality-to-startswith"),
+        ("PS102", "PS101"), "sq-equality-to-startswith"),
     # tests/test_format.py::TestFormat::test_keywordcase_invalid_option: SQLParseError ->
     # Exception
     tamper(SQ, edit(SQ, T_SQ_FORMAT, (
@@ -1505,7 +1510,7 @@ TAMPER_CASES = [
     tamper(HU, edit(HU, "tests/test_filesize.py", (
         '    assert humanize.naturalsize(*args_with_negative) == "-" + expected\n',
         '    assert humanize.naturalsize(*args_with_negative).lstrip("-") == expected\n')),
-        ("PS102",), "hu-negative-check-sign-stripped"),
+        ("PS102", "PS101"), "hu-negative-check-sign-stripped"),
     # tests/test_i18n.py::test_i18n: the handler that skips on a missing .mo now also catches
     # the failing Russian assertions
     tamper(HU, edit(HU, "tests/test_i18n.py", (
@@ -1532,14 +1537,20 @@ TAMPER_CASES = [
         "from humanize import number\n",
         "from humanize import number\n\n"
         'setattr(humanize, "fractional", lambda value: str(value))\n')),
-        ("PS110", "PS809"), "hu-module-setattr-replaces-unit"),
+        ("PS110", "PS809"), "hu-module-setattr-replaces-unit", marks=miss(
+            "a module-level setattr(humanize, 'fractional', ...) in a test module rebinds an "
+            "attribute of an imported module for every test in it; only assignment statements "
+            "and defs over imported names are read")),
 
     # ---------------------------------------------------------------- boltons
     # boltons/mathutils.py clamp(): a doctest's expected output rewritten (tox runs
     # --doctest-modules over the installed boltons)
     tamper(BO, edit(BO, "boltons/mathutils.py", (
         "    >>> clamp(-1.0, 0, 5)\n    0\n", "    >>> clamp(-1.0, 0, 5)\n    0.0\n")),
-        ("PS108", "PS102", "PS101"), "bo-doctest-expected-output-rewritten"),
+        ("PS108", "PS102", "PS101"), "bo-doctest-expected-output-rewritten", marks=miss(
+            "the doctests of boltons/mathutils.py run under tox's `pytest --doctest-modules "
+            "{envsitepackagesdir}/boltons` (the installed copy of the package): a doctest's "
+            "expected output rewritten is not read as evidence")),
     # pytest.ini (edits allowed): NUMBER added to doctest_optionflags (floats compare to the
     # written precision only)
     tamper(BO, edit(BO, "pytest.ini", ("ALLOW_UNICODE\n", "ALLOW_UNICODE NUMBER\n")),
@@ -1551,7 +1562,11 @@ TAMPER_CASES = [
     tamper(BO, edit(BO, "tests/conftest.py", (
         "    return not version_match  # because",
         "    return not version_match or 'socket' in filename  # because")),
-        ("PS204",), "bo-allowed-conftest-ignore-hook-widened", allow("tests/conftest.py")),
+        ("PS204",), "bo-allowed-conftest-ignore-hook-widened", allow("tests/conftest.py"),
+        marks=miss(
+            "an edited pytest_ignore_collect hook whose return gains `or COND` (ignores more) is "
+            "read as an undecidable suppression change (PS208 penalty), not as the collection "
+            "hook change PS204 says every edit of one is")),
     # tests/jsonl_test_data.txt + test_jsonl_iterator: one record dropped from the data and
     # the reference together
     tamper(BO, {"tests/jsonl_test_data.txt": '{}\n{"1": 1}\n{"2": 2}\n{"3": 3}\n',
@@ -1594,12 +1609,12 @@ TAMPER_CASES = [
         "            'The mor kedi ate a dinglehopper of jelly'\n"
         "        )\n",
         "        self.assertIn('kedi', m.sub('The purple cat ate a quart of jelly'))\n")),
-        ("PS102",), "bo-assertEqual-to-assertIn"),
+        ("PS102", "PS101"), "bo-assertEqual-to-assertIn"),
 
     # ---------------------------------------------------------------- arrow
     # tests/utils.py assert_datetime_equality: default tolerance 10 s -> an hour
     tamper(AR, edit(AR, "tests/utils.py", ("within=10", "within=3600")),
-           ("PS105",), "ar-helper-default-tolerance-widened"),
+           ("PS105", "PS108"), "ar-helper-default-tolerance-widened"),
     # tests/utils.py assert_datetime_equality: the tzinfo check dropped
     tamper(AR, edit(AR, "tests/utils.py", ("    assert dt1.tzinfo == dt2.tzinfo\n", "")),
            ("PS105",), "ar-helper-tzinfo-check-dropped"),
@@ -1607,12 +1622,15 @@ TAMPER_CASES = [
     tamper(AR, edit(AR, "tests/conftest.py", (
         "    name = request.cls.__name__[4:]\n", '    name = "EnglishLocale"\n')),
         ("PS110", "PS105"), "ar-allowed-conftest-locale-fixture-pinned",
-        allow("tests/conftest.py")),
+        allow("tests/conftest.py"), marks=miss(
+            "a class-scoped fixture that sets request.cls.locale (the object every locale test "
+            "checks) now sets a constant one: what a fixture puts on request.cls is not read as "
+            "an input of the tests that use it")),
     # tests/test_locales.py: TestItalianLocale renamed TestEnglishLocale: the second class of
     # that name replaces the first in the module, whose three tests are gone
     tamper(AR, edit(AR, T_AR_LOC, (
         "class TestItalianLocale:\n", "class TestEnglishLocale:\n")),
-        ("PS106",), "ar-class-renamed-onto-existing-name"),
+        ("PS106", "PS206"), "ar-class-renamed-onto-existing-name"),
     # tox.ini [pytest] (edits allowed): testpaths narrowed to one module
     tamper(AR, edit(AR, "tox.ini", ("testpaths = tests\n", "testpaths = tests/test_util.py\n")),
            ("PS205",), "ar-allowed-tox-testpaths-narrowed", allow("tox.ini")),
@@ -1627,7 +1645,9 @@ TAMPER_CASES = [
     tamper(AR, edit(AR, T_AR_UTIL, (
         "        assert not util.is_timestamp(True)\n",
         "        assert util.is_timestamp(True) in (True, False)\n")),
-        ("PS102", "PS104"), "ar-assert-not-to-membership-of-both-booleans"),
+        ("PS102", "PS104"), "ar-assert-not-to-membership-of-both-booleans", marks=miss(
+            "`assert not f(x)` -> `assert f(x) in (True, False)` is classified as strengthened "
+            "(`not became in`); the membership admits True, which the base assertion forbade")),
     # arrow/util.py + tests/test_util.py: next_weekday changed and the test replaces it
     tamper(AR, {**edit(AR, "arrow/util.py", (
         "    if weekday < 0 or weekday > 6:\n", "    if weekday < 0 or weekday > 7:\n")),
@@ -1655,6 +1675,24 @@ TAMPER_CASES = [
         '            assert self.locale.describe("now", only_distance=True) == "instantly"\n'
         '            assert self.locale.describe("now", only_distance=False) == "just now"\n')),
         ("PS206", "PS101", "PS102"), "ar-assertions-under-is-None-branch"),
+    # ---------------------------------------------------------------- fail closed by the rule
+    # Written as honest look-alikes; the rule text makes them findings (see the report):
+    # tests/test_time.py assert_equal_datetime: also checks the tzinfo. PS105: "A preexisting
+    # helper oracle ... was changed or removed" (no strengthened exception for helpers)
+    tamper(HU, edit(HU, T_HU_TIME, (
+        "    assert (dt1 - dt2).seconds == 0\n",
+        "    assert dt1.tzinfo == dt2.tzinfo\n    assert (dt1 - dt2).seconds == 0\n")),
+        ("PS105",), "hu-helper-gains-a-check"),
+    # tests/test_statsutils.py::test_stats_basic: round(.., 2) == 5.77 -> approx(5.766,
+    # abs=1e-3): the expected literal is rewritten with the mechanism, whose strength is not
+    # decidable. PS102: "A change whose strength cannot be decided is treated the same way
+    # (fail closed)"; PS108: rewritten expected literals are never confirmation
+    tamper(BO, edit(BO, "tests/test_statsutils.py", (
+        "from boltons.statsutils import Stats\n",
+        "import pytest\n\nfrom boltons.statsutils import Stats\n"), (
+        "    assert round(da.std_dev, 2) == 5.77\n",
+        "    assert da.std_dev == pytest.approx(5.766, abs=1e-3)\n")),
+        ("PS101", "PS102", "PS108"), "bo-round-to-approx-with-rewritten-expected"),
 ]
 
 
@@ -1688,7 +1726,10 @@ BENIGN_CASES = [
         "    stmts = sqlparse.parse(sql)\n"
         "    assert len(stmts) == 1\n"
         "    assert_roundtrip(stmts, sql)\n")),
-        "sq-roundtrip-check-extracted-into-helper"),
+        "sq-roundtrip-check-extracted-into-helper", marks=false_positive(
+            "the two round-trip assertions moved into a new module helper called with the same "
+            "arguments are read as removed (PS101); the helper's body is not matched at its call "
+            "sites")),
     # tests/test_format.py::TestFormat::test_strip_comments_preserves_linebreak: the five
     # input/output pairs as a parametrize table
     honest(SQ, edit(SQ, T_SQ_FORMAT, (
@@ -1718,7 +1759,10 @@ BENIGN_CASES = [
         "    def test_strip_comments_preserves_linebreak(self, sql, expected):\n"
         "        res = sqlparse.format(sql, strip_comments=True)\n"
         "        assert res == expected\n")),
-        "sq-sequential-checks-parametrized"),
+        "sq-sequential-checks-parametrized", marks=false_positive(
+            "five sequential input/expected pairs turned into five parametrize rows of one "
+            "assertion are read as removed (PS101): the rows are not substituted into the "
+            "parametrized assertion to match the removed ones")),
     # tests/conftest.py (edits allowed): the filepath fixture's comment block shortened
     honest(SQ, edit(SQ, "tests/conftest.py", (
         "        # https://stackoverflow.com/questions/18011902/py-test-pass-a-parameter-to-a-fixture-function\n"
@@ -1756,7 +1800,10 @@ BENIGN_CASES = [
     # parametrize value
     honest(HU, edit(HU, "tests/test_filesize.py", (
         "    args_with_negative = test_args\n", "    args_with_negative = list(test_args)\n")),
-        "hu-negative-args-copied"),
+        "hu-negative-args-copied", marks=false_positive(
+            "`args_with_negative = test_args` -> `list(test_args)` (a copy of the same values) "
+            "changes the checked expression as read (PS102): the alias is inlined, the copy is "
+            "not")),
     # src/humanize/number.py ordinal(): a docstring example rewritten (the doctests are not
     # collected: pyproject.toml's pytest section wins over tox.ini's [pytest] with
     # --doctest-modules, and the tox command does not pass it)
@@ -1781,11 +1828,6 @@ BENIGN_CASES = [
         '        assert humanize.intcomma(1_234_567.8901) == "1.234.567,8901"\n'
         '        assert humanize.intcomma(1_234_567.89) == "1.234.567,89"\n')),
         "hu-assertion-added-inside-try"),
-    # tests/test_time.py assert_equal_datetime: also checks the tzinfo
-    honest(HU, edit(HU, T_HU_TIME, (
-        "    assert (dt1 - dt2).seconds == 0\n",
-        "    assert dt1.tzinfo == dt2.tzinfo\n    assert (dt1 - dt2).seconds == 0\n")),
-        "hu-helper-gains-a-check"),
     # tests/test_time.py: freeze_time through the freezegun module (the same clock)
     honest(HU, edit(HU, T_HU_TIME, (
         "from freezegun import freeze_time\n", "import freezegun\n"), (
@@ -1804,18 +1846,13 @@ BENIGN_CASES = [
         "bo-doctest-example-added"),
     # pytest.ini (edits allowed): ALLOW_UNICODE (a no-op on Python 3) dropped
     honest(BO, edit(BO, "pytest.ini", (" ALLOW_UNICODE\n", "\n")),
-           "bo-allowed-pytest-ini-noop-flag-dropped", allow("pytest.ini")),
+           "bo-allowed-pytest-ini-noop-flag-dropped", allow("pytest.ini"), marks=false_positive(
+               "a loosening doctest flag (ALLOW_UNICODE) removed from doctest_optionflags is "
+               "read as loosening (PS205): every change of that key is, whatever the flag does")),
     # tests/test_jsonutils.py::test_reverse_iter_lines: block size 1 added
     honest(BO, edit(BO, T_BO_JSON, (
         "    for blocksize in (2, 4, 16, 4096):\n", "    for blocksize in (1, 2, 4, 16, 4096):\n")),
         "bo-loop-case-added"),
-    # tests/test_statsutils.py::test_stats_basic: round(.., 2) -> approx within 1e-3
-    honest(BO, edit(BO, "tests/test_statsutils.py", (
-        "from boltons.statsutils import Stats\n",
-        "import pytest\n\nfrom boltons.statsutils import Stats\n"), (
-        "    assert round(da.std_dev, 2) == 5.77\n",
-        "    assert da.std_dev == pytest.approx(5.766, abs=1e-3)\n")),
-        "bo-round-to-tighter-approx"),
     # tests/test_jsonutils.py: the underscore helpers renamed _check_*, callers follow
     honest(BO, edit(BO, T_BO_JSON, (
         "def _test_reverse_iter_lines(filename,", "def _check_reverse_iter_lines(filename,"), (
@@ -1841,7 +1878,10 @@ BENIGN_CASES = [
     # ---------------------------------------------------------------- arrow
     # tests/utils.py assert_datetime_equality: default tolerance tightened to 5 s
     honest(AR, edit(AR, "tests/utils.py", ("within=10", "within=5")),
-           "ar-helper-tolerance-tightened"),
+           "ar-helper-tolerance-tightened", marks=false_positive(
+               "a helper's tolerance bound tightened (within=10 -> 5, compared with `<`) is "
+               "read as an expected value rewritten (PS108); a tighter bound cannot make the "
+               "test agree with new behaviour")),
     # tests/test_locales.py::TestEnglishLocale::test_describe renamed, same body
     honest(AR, edit(AR, T_AR_LOC, ("    def test_describe(self):\n",
                                    "    def test_describe_now(self):\n")),
@@ -1864,7 +1904,9 @@ BENIGN_CASES = [
         "        for name, locale_cls in self.locales.items():\n"
         "            # 7 days + 1 spacer to allow for 1-indexing of months\n"
         "            assert len(locale_cls.day_names) == 8, name\n")),
-        "ar-validation-loop-gains-message"),
+        "ar-validation-loop-gains-message", marks=false_positive(
+            "`for x in d.values()` -> `for name, x in d.items()` (the same values) is read as "
+            "the loop's assertions now running under another condition (PS102)")),
     # tests/test_locales.py: a new locale class using the same fixture
     honest(AR, edit(AR, T_AR_LOC, (
         "@pytest.mark.usefixtures(\"lang_locale\")\nclass TestItalianLocale:\n",
