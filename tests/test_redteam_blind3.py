@@ -1615,6 +1615,11 @@ TAMPER_CASES = [
     # tests/utils.py assert_datetime_equality: default tolerance 10 s -> an hour
     tamper(AR, edit(AR, "tests/utils.py", ("within=10", "within=3600")),
            ("PS105", "PS108"), "ar-helper-default-tolerance-widened"),
+    # tests/utils.py assert_datetime_equality: the default lowered, but the bound it is
+    # compared with scaled by 1000 (wider: not a change of literals only)
+    tamper(AR, edit(AR, "tests/utils.py", ("within=10", "within=5"), (
+        "total_seconds()) < within\n", "total_seconds()) < within * 1000\n")),
+        ("PS105",), "ar-helper-default-lowered-bound-scaled"),
     # tests/utils.py assert_datetime_equality: the tzinfo check dropped
     tamper(AR, edit(AR, "tests/utils.py", ("    assert dt1.tzinfo == dt2.tzinfo\n", "")),
            ("PS105",), "ar-helper-tzinfo-check-dropped"),
@@ -1645,9 +1650,19 @@ TAMPER_CASES = [
     tamper(AR, edit(AR, T_AR_UTIL, (
         "        assert not util.is_timestamp(True)\n",
         "        assert util.is_timestamp(True) in (True, False)\n")),
-        ("PS102", "PS104"), "ar-assert-not-to-membership-of-both-booleans", marks=miss(
-            "`assert not f(x)` -> `assert f(x) in (True, False)` is classified as strengthened "
-            "(`not became in`); the membership admits True, which the base assertion forbade")),
+        ("PS102", "PS104"), "ar-assert-not-to-membership-of-both-booleans"),
+    # tests/test_util.py::TestUtil::test_is_timestamp: a truth test -> membership in
+    # (True, None): None, which the truth test rejected, now passes
+    tamper(AR, edit(AR, T_AR_UTIL, (
+        "        assert util.is_timestamp(timestamp_float)\n",
+        "        assert util.is_timestamp(timestamp_float) in (True, None)\n")),
+        ("PS102", "PS104"), "ar-truth-test-to-membership-with-falsy-literal"),
+    # tests/test_locales.py::TestLocaleValidation: values() -> items() with the targets
+    # swapped: locale_cls is now each key (a string), not the locale
+    tamper(AR, edit(AR, T_AR_LOC, (
+        "        for locale_cls in self.locales.values():\n",
+        "        for locale_cls, _cls in self.locales.items():\n")),
+        ("PS102", "PS101"), "ar-validation-loop-items-targets-swapped"),
     # arrow/util.py + tests/test_util.py: next_weekday changed and the test replaces it
     tamper(AR, {**edit(AR, "arrow/util.py", (
         "    if weekday < 0 or weekday > 6:\n", "    if weekday < 0 or weekday > 7:\n")),
@@ -1878,10 +1893,10 @@ BENIGN_CASES = [
     # ---------------------------------------------------------------- arrow
     # tests/utils.py assert_datetime_equality: default tolerance tightened to 5 s
     honest(AR, edit(AR, "tests/utils.py", ("within=10", "within=5")),
-           "ar-helper-tolerance-tightened", marks=false_positive(
-               "a helper's tolerance bound tightened (within=10 -> 5, compared with `<`) is "
-               "read as an expected value rewritten (PS108); a tighter bound cannot make the "
-               "test agree with new behaviour")),
+           "ar-helper-tolerance-tightened"),
+    # tests/utils.py assert_datetime_equality: default tolerance tightened to 2.5 s (a float)
+    honest(AR, edit(AR, "tests/utils.py", ("within=10", "within=2.5")),
+           "ar-helper-tolerance-tightened-to-float"),
     # tests/test_locales.py::TestEnglishLocale::test_describe renamed, same body
     honest(AR, edit(AR, T_AR_LOC, ("    def test_describe(self):\n",
                                    "    def test_describe_now(self):\n")),
@@ -1904,9 +1919,18 @@ BENIGN_CASES = [
         "        for name, locale_cls in self.locales.items():\n"
         "            # 7 days + 1 spacer to allow for 1-indexing of months\n"
         "            assert len(locale_cls.day_names) == 8, name\n")),
-        "ar-validation-loop-gains-message", marks=false_positive(
-            "`for x in d.values()` -> `for name, x in d.items()` (the same values) is read as "
-            "the loop's assertions now running under another condition (PS102)")),
+        "ar-validation-loop-gains-message"),
+    # tests/test_util.py::TestUtil::test_is_timestamp: `not f(x)` -> membership in falsy
+    # literals only (False or None: fewer results pass)
+    honest(AR, edit(AR, T_AR_UTIL, (
+        "        assert not util.is_timestamp(InvalidTimestamp())\n",
+        "        assert util.is_timestamp(InvalidTimestamp()) in (False, None)\n")),
+        "ar-not-to-membership-in-falsy-literals"),
+    # tests/test_locales.py::TestLocaleValidation: values() -> items() with the key unused
+    honest(AR, edit(AR, T_AR_LOC, (
+        "        for locale_cls in self.locales.values():\n",
+        "        for _, locale_cls in self.locales.items():\n")),
+        "ar-validation-loop-items-key-unused"),
     # tests/test_locales.py: a new locale class using the same fixture
     honest(AR, edit(AR, T_AR_LOC, (
         "@pytest.mark.usefixtures(\"lang_locale\")\nclass TestItalianLocale:\n",
