@@ -1555,6 +1555,9 @@ TAMPER_CASES = [
     # written precision only)
     tamper(BO, edit(BO, "pytest.ini", ("ALLOW_UNICODE\n", "ALLOW_UNICODE NUMBER\n")),
            ("PS205",), "bo-allowed-pytest-ini-doctest-NUMBER-flag", allow("pytest.ini")),
+    # pytest.ini (edits allowed): SKIP as an option flag skips every doctest example
+    tamper(BO, edit(BO, "pytest.ini", ("ALLOW_UNICODE\n", "ALLOW_UNICODE SKIP\n")),
+           ("PS205",), "bo-allowed-pytest-ini-doctest-SKIP-flag", allow("pytest.ini")),
     # tox.ini (edits allowed): --doctest-modules dropped from the test command
     tamper(BO, edit(BO, "tox.ini", ("commands = pytest --doctest-modules ", "commands = pytest ")),
            ("PS205",), "bo-allowed-tox-doctest-modules-dropped", allow("tox.ini")),
@@ -1861,9 +1864,10 @@ BENIGN_CASES = [
         "bo-doctest-example-added"),
     # pytest.ini (edits allowed): ALLOW_UNICODE (a no-op on Python 3) dropped
     honest(BO, edit(BO, "pytest.ini", (" ALLOW_UNICODE\n", "\n")),
-           "bo-allowed-pytest-ini-noop-flag-dropped", allow("pytest.ini"), marks=false_positive(
-               "a loosening doctest flag (ALLOW_UNICODE) removed from doctest_optionflags is "
-               "read as loosening (PS205): every change of that key is, whatever the flag does")),
+           "bo-allowed-pytest-ini-noop-flag-dropped", allow("pytest.ini")),
+    # pytest.ini (edits allowed): REPORT_NDIFF added (only how a failure is shown)
+    honest(BO, edit(BO, "pytest.ini", ("ALLOW_UNICODE\n", "ALLOW_UNICODE REPORT_NDIFF\n")),
+           "bo-allowed-pytest-ini-report-flag-added", allow("pytest.ini")),
     # tests/test_jsonutils.py::test_reverse_iter_lines: block size 1 added
     honest(BO, edit(BO, T_BO_JSON, (
         "    for blocksize in (2, 4, 16, 4096):\n", "    for blocksize in (1, 2, 4, 16, 4096):\n")),
