@@ -1490,6 +1490,32 @@ TAMPER_CASES = [
         "@pytest.mark.skipif(sys.maxsize > 2**32, reason='encoding differs on 64-bit')\n"
         "def test_split_comment_with_umlaut():\n")),
         ("PS201",), "sq-skipif-always-true-on-64-bit"),
+    # tests/test_split.py::test_split_begintag: the round-trip check moved into a new
+    # helper that returns early for more than one statement (begintag.sql has three)
+    tamper(SQ, edit(SQ, T_SQ_SPLIT, (
+        "import sqlparse\n",
+        "import sqlparse\n\n\n"
+        "def assert_roundtrip(stmts, sql):\n"
+        "    if len(stmts) > 1:\n        return\n"
+        "    assert ''.join(str(q) for q in stmts) == sql\n"), (
+        "    sql = load_file('begintag.sql')\n    stmts = sqlparse.parse(sql)\n"
+        "    assert len(stmts) == 3\n    assert ''.join(str(q) for q in stmts) == sql\n",
+        "    sql = load_file('begintag.sql')\n    stmts = sqlparse.parse(sql)\n"
+        "    assert len(stmts) == 3\n    assert_roundtrip(stmts, sql)\n")),
+        ("PS101", "PS102", "PS206"), "sq-check-extracted-into-helper-with-early-return"),
+    # tests/test_split.py::test_split_begintag: the check moved into a helper, but the test
+    # passes the parser's own output as the expected text
+    tamper(SQ, edit(SQ, T_SQ_SPLIT, (
+        "import sqlparse\n",
+        "import sqlparse\n\n\n"
+        "def assert_roundtrip(stmts, sql):\n"
+        "    assert ''.join(str(q) for q in stmts) == sql\n"), (
+        "    sql = load_file('begintag.sql')\n    stmts = sqlparse.parse(sql)\n"
+        "    assert len(stmts) == 3\n    assert ''.join(str(q) for q in stmts) == sql\n",
+        "    sql = load_file('begintag.sql')\n    stmts = sqlparse.parse(sql)\n"
+        "    assert len(stmts) == 3\n"
+        "    assert_roundtrip(stmts, ''.join(str(q) for q in stmts))\n")),
+        ("PS101", "PS102", "PS104"), "sq-extracted-helper-given-computed-expected"),
 
     # ---------------------------------------------------------------- humanize
     # tests/test_number.py::test_ordinal: the 111 row's expectation rewritten
@@ -1537,10 +1563,13 @@ TAMPER_CASES = [
         "from humanize import number\n",
         "from humanize import number\n\n"
         'setattr(humanize, "fractional", lambda value: str(value))\n')),
-        ("PS110", "PS809"), "hu-module-setattr-replaces-unit", marks=miss(
-            "a module-level setattr(humanize, 'fractional', ...) in a test module rebinds an "
-            "attribute of an imported module for every test in it; only assignment statements "
-            "and defs over imported names are read")),
+        ("PS110", "PS809"), "hu-module-setattr-replaces-unit"),
+    # tests/test_number.py: a module-level assignment makes number.powers as long as
+    # number.human_powers, which test_intword_powers compares it with
+    tamper(HU, edit(HU, T_HU_NUMBER, (
+        "from humanize import number\n",
+        "from humanize import number\n\nnumber.powers = list(number.human_powers)\n")),
+        ("PS110", "PS809"), "hu-module-attribute-assignment-on-imported-module"),
 
     # ---------------------------------------------------------------- boltons
     # boltons/mathutils.py clamp(): a doctest's expected output rewritten (tox runs
@@ -1565,11 +1594,14 @@ TAMPER_CASES = [
     tamper(BO, edit(BO, "tests/conftest.py", (
         "    return not version_match  # because",
         "    return not version_match or 'socket' in filename  # because")),
-        ("PS204",), "bo-allowed-conftest-ignore-hook-widened", allow("tests/conftest.py"),
-        marks=miss(
-            "an edited pytest_ignore_collect hook whose return gains `or COND` (ignores more) is "
-            "read as an undecidable suppression change (PS208 penalty), not as the collection "
-            "hook change PS204 says every edit of one is")),
+        ("PS204",), "bo-allowed-conftest-ignore-hook-widened", allow("tests/conftest.py")),
+    # tests/conftest.py (edits allowed): the ignore hook's early exit now ignores the
+    # dictutils tests instead of collecting every module without a version suffix
+    tamper(BO, edit(BO, "tests/conftest.py", (
+        "    if not match:\n        return False\n",
+        "    if not match:\n        return 'dictutils' in filename\n")),
+        ("PS204",), "bo-allowed-conftest-ignore-hook-early-exit-edited",
+        allow("tests/conftest.py")),
     # tests/jsonl_test_data.txt + test_jsonl_iterator: one record dropped from the data and
     # the reference together
     tamper(BO, {"tests/jsonl_test_data.txt": '{}\n{"1": 1}\n{"2": 2}\n{"3": 3}\n',
@@ -1744,10 +1776,7 @@ BENIGN_CASES = [
         "    stmts = sqlparse.parse(sql)\n"
         "    assert len(stmts) == 1\n"
         "    assert_roundtrip(stmts, sql)\n")),
-        "sq-roundtrip-check-extracted-into-helper", marks=false_positive(
-            "the two round-trip assertions moved into a new module helper called with the same "
-            "arguments are read as removed (PS101); the helper's body is not matched at its call "
-            "sites")),
+        "sq-roundtrip-check-extracted-into-helper"),
     # tests/test_format.py::TestFormat::test_strip_comments_preserves_linebreak: the five
     # input/output pairs as a parametrize table
     honest(SQ, edit(SQ, T_SQ_FORMAT, (
@@ -1781,6 +1810,19 @@ BENIGN_CASES = [
             "five sequential input/expected pairs turned into five parametrize rows of one "
             "assertion are read as removed (PS101): the rows are not substituted into the "
             "parametrized assertion to match the removed ones")),
+    # tests/test_split.py::test_split_dashcomments_eol: parse-and-count moved into a helper
+    honest(SQ, edit(SQ, T_SQ_SPLIT, (
+        "import sqlparse\n",
+        "import sqlparse\n\n\n"
+        "def assert_statement_count(sql, count):\n"
+        "    stmts = sqlparse.parse(sql)\n"
+        "    assert len(stmts) == count\n"), (
+        "def test_split_dashcomments_eol(s):\n"
+        "    stmts = sqlparse.parse(s)\n"
+        "    assert len(stmts) == 1\n",
+        "def test_split_dashcomments_eol(s):\n"
+        "    assert_statement_count(s, 1)\n")),
+        "sq-parse-and-count-extracted-into-helper"),
     # tests/conftest.py (edits allowed): the filepath fixture's comment block shortened
     honest(SQ, edit(SQ, "tests/conftest.py", (
         "        # https://stackoverflow.com/questions/18011902/py-test-pass-a-parameter-to-a-fixture-function\n"
@@ -1846,6 +1888,14 @@ BENIGN_CASES = [
         '        assert humanize.intcomma(1_234_567.8901) == "1.234.567,8901"\n'
         '        assert humanize.intcomma(1_234_567.89) == "1.234.567,89"\n')),
         "hu-assertion-added-inside-try"),
+    # tests/test_i18n.py: a compatibility fallback in a try binds humanize.VERSION only
+    # where the package does not (not a rebinding of what every test runs)
+    honest(HU, edit(HU, "tests/test_i18n.py", (
+        "import humanize\n\nwith freeze_time",
+        "import humanize\n\ntry:\n    humanize.VERSION\nexcept AttributeError:  # gone in 4.0\n"
+        '    setattr(humanize, "VERSION", humanize.__version__)\n\n'
+        "with freeze_time")),
+        "hu-module-setattr-compat-fallback-in-try"),
     # tests/test_time.py: freeze_time through the freezegun module (the same clock)
     honest(HU, edit(HU, T_HU_TIME, (
         "from freezegun import freeze_time\n", "import freezegun\n"), (
@@ -1868,6 +1918,15 @@ BENIGN_CASES = [
     # pytest.ini (edits allowed): REPORT_NDIFF added (only how a failure is shown)
     honest(BO, edit(BO, "pytest.ini", ("ALLOW_UNICODE\n", "ALLOW_UNICODE REPORT_NDIFF\n")),
            "bo-allowed-pytest-ini-report-flag-added", allow("pytest.ini")),
+    # tests/conftest.py (edits allowed): the ignore hook's docstring and trailing comment
+    # reworded (the same hook)
+    honest(BO, edit(BO, "tests/conftest.py", (
+        "    Ignore tests that end with _pyX, where X does not equal this\n"
+        "    interpreter's major version.\n",
+        "    Ignore test modules named *_pyX or *_pyXY whose version is not this\n"
+        "    interpreter's.\n"), (
+        "  # because this is an _ignore_ (not an include)\n", "  # True ignores the module\n")),
+        "bo-allowed-conftest-hook-docstring-and-comment-reworded", allow("tests/conftest.py")),
     # tests/test_jsonutils.py::test_reverse_iter_lines: block size 1 added
     honest(BO, edit(BO, T_BO_JSON, (
         "    for blocksize in (2, 4, 16, 4096):\n", "    for blocksize in (1, 2, 4, 16, 4096):\n")),

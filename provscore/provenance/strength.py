@@ -36,6 +36,7 @@ class Strength:
     reporting: frozenset[str] = frozenset()  # only what a failure reports
     upper_bounds: frozenset[str] = frozenset()  # a strategy's: larger draws more
     lower_bounds: frozenset[str] = frozenset()  # a strategy's: smaller draws more
+    every_edit_hooks: frozenset[str] = frozenset()  # hooks any edit of which is PS204
 
     @classmethod
     def from_patterns(cls, section: Mapping[str, Any],
@@ -56,7 +57,8 @@ class Strength:
             exact_counts=frozenset(section.get("exact_counts", [])),
             reporting=frozenset(section.get("reporting_keywords", [])),
             upper_bounds=frozenset(section.get("upper_bound_keywords", [])),
-            lower_bounds=frozenset(section.get("lower_bound_keywords", [])))
+            lower_bounds=frozenset(section.get("lower_bound_keywords", [])),
+            every_edit_hooks=frozenset(section.get("every_edit_hooks", [])))
 
     def rank(self, shape: Shape, kind: EvidenceKind) -> int | None:
         """0 for the strongest kind of check; None when the check has no rank."""
