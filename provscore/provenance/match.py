@@ -19,6 +19,8 @@ from provscore.evidence.model import (
 from provscore.evidence.suppressions.load_tests import only_adds
 from provscore.model import Modification, Provenance
 from provscore.nodeid import file_of
+from provscore.provenance.bounds import bounds_tightened, literal_only
+from provscore.provenance.extracted import match_extracted_checks
 from provscore.provenance.loop_moves import with_moved_loop_values
 from provscore.provenance.meaning import same_meaning
 from provscore.provenance.model import (
@@ -156,7 +158,7 @@ def classify_items(pairs: Sequence[FilePair], idmap: dict[str, str], strength: S
         lambda it: (it.in_test, it.scope, it.kind, it.code, it.node_id in idle))
     renamed, pre_left, post_left = _match_renamed_helper_calls(pre_left, post_left,
                                                                helper_renames or {}, pre_id)
-    extracted, pre_left, post_left = _match_extracted_checks(
+    extracted, pre_left, post_left = match_extracted_checks(
         pre_left, post_left, post_items, pairs, pre_id)
     result += [ClassifiedItem(Provenance.PREEXISTING, a, b)
                for a, b in exact + moved + renamed + extracted]
@@ -187,92 +189,6 @@ def classify_items(pairs: Sequence[FilePair], idmap: dict[str, str], strength: S
             elif b is not None:
                 result.append(ClassifiedItem(Provenance.AGENT_ADDED, None, b))
     return with_moved_loop_values(result)
-
-
-def _match_extracted_checks(left_pre: list[EvidenceItem], left_post: list[EvidenceItem],
-                            post_items: list[EvidenceItem], pairs: Sequence[FilePair],
-                            pre_id: Callable[[EvidenceItem], str],
-                            ) -> tuple[list[tuple[EvidenceItem, EvidenceItem]],
-                                       list[EvidenceItem], list[EvidenceItem]]:
-    """Assertions moved into a helper of the test's module that the test now calls in their
-    place (``assert_roundtrip(stmts, sql)`` for ``assert ''.join(...) == sql``): each is
-    the helper's assertion with its parameters replaced by the call's arguments, so it is
-    the same check. Only a plain helper counts: undecorated, positional parameters bound
-    one to one, a body of assertions and assignments (nothing that returns early, loops,
-    branches or catches)."""
-    defs = {(p.new_path, h.qualname): h for p in pairs if p.post and p.new_path
-            for h in p.post.helpers if not h.is_fixture}
-    out: list[tuple[EvidenceItem, EvidenceItem]] = []
-    taken: set[int] = set()
-    used_posts: set[int] = set()
-    for call in left_post:
-        if call.kind is not EvidenceKind.HELPER_CALL or not call.in_test or call.shape.keywords:
-            continue
-        helper = defs.get((call.path, call.shape.op))
-        params = _plain_helper_params(helper.body) if helper is not None else None
-        if helper is None or params is None or len(params) != len(call.shape.operands):
-            continue
-        try:
-            values = {n: ast.parse(c, mode="eval").body
-                      for n, c in zip(params, call.shape.operands, strict=True)}
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-        checks = [it for it in post_items if it.node_id == helper.node_id and
-                  it.kind is EvidenceKind.ASSERT and not it.scope and not it.shape.guards]
-        for check in checks:
-            code = _substituted(check.code, values)
-            match = next((it for it in left_pre if id(it) not in taken and
-                          it.kind is EvidenceKind.ASSERT and pre_id(it) == call.node_id and
-                          it.scope == call.scope and it.shape.guards == call.shape.guards and
-                          code is not None and _same_ast(it.code, code)), None)
-            if match is not None:
-                taken.add(id(match))
-                used_posts.add(id(call))
-                out.append((match, call))
-    return out, [it for it in left_pre if id(it) not in taken], \
-        [it for it in left_post if id(it) not in used_posts]
-
-
-def _plain_helper_params(body: str) -> list[str] | None:
-    try:
-        tree = ast.parse(body)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef):
-        return None
-    func = tree.body[0]
-    args = func.args
-    if func.decorator_list or args.vararg or args.kwarg or args.kwonlyargs or args.defaults or \
-            args.posonlyargs:
-        return None
-    statements = func.body[1:] if func.body and isinstance(func.body[0], ast.Expr) and \
-        isinstance(func.body[0].value, ast.Constant) else func.body
-    if not all(isinstance(st, ast.Assert | ast.Assign) for st in statements):
-        return None
-    return [a.arg for a in args.args]
-
-
-class _Substitute(ast.NodeTransformer):
-    def __init__(self, values: Mapping[str, ast.expr]) -> None:
-        self._values = values
-
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        return self._values.get(node.id, node) if isinstance(node.ctx, ast.Load) else node
-
-
-def _substituted(code: str, values: Mapping[str, ast.expr]) -> str | None:
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    return ast.unparse(_Substitute(values).visit(tree))
-
-
-def _same_ast(a: str, b: str) -> bool:
-    try:
-        return ast.dump(ast.parse(a)) == ast.dump(ast.parse(b))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
 
 
 def _pair_by_similarity(olds: list[EvidenceItem], news: list[EvidenceItem], *, rows: bool
@@ -452,7 +368,7 @@ def classify_helpers(pairs: Sequence[FilePair]) -> tuple[list[HelperChange], dic
             if after.body != h.body and not same_meaning(h.body, after.body) and \
                     not bounds_tightened(h.body, after.body):
                 out.append(HelperChange(HelperStatus.MODIFIED, h, after, key[0],
-                                        _literal_only(h.body, after.body)))
+                                        literal_only(h.body, after.body)))
             elif entries_lost(h.data, after.data):
                 out.append(HelperChange(HelperStatus.MODIFIED, h, after, key[0]))
             continue
@@ -495,82 +411,6 @@ def entries_lost(before: Sequence[tuple[str, str]], after: Sequence[tuple[str, s
         if old is None or new is None or old - new:
             return True
     return False
-
-
-class _Literals(ast.NodeTransformer):
-    def visit_Constant(self, node: ast.Constant) -> ast.AST:
-        return ast.copy_location(ast.Constant(value="<literal>"), node)
-
-
-def _literal_only(before: str, after: str) -> bool:
-    """Whether two pieces of code differ only in their literal values."""
-    try:
-        a, b = ast.parse(before), ast.parse(after)
-    except SyntaxError:
-        return False
-    return ast.dump(_Literals().visit(a)) == ast.dump(_Literals().visit(b))
-
-
-_UPPER = {ast.Lt: "right", ast.LtE: "right", ast.Gt: "left", ast.GtE: "left"}
-
-
-def bounds_tightened(before: str, after: str) -> bool:
-    """Whether a helper changed only in numbers that bound its checks, each to a tighter
-    bound: an upper bound (``assert abs(d) < within``, a parameter's default used only so)
-    lowered, a lower bound raised. A tighter tolerance cannot make a failing test pass."""
-    try:
-        a, b = ast.parse(before), ast.parse(after)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    if not _literal_only(before, after):
-        return False
-    pairs = [(x, y) for x, y in zip(ast.walk(a), ast.walk(b), strict=True)
-             if isinstance(x, ast.Constant) and isinstance(y, ast.Constant)
-             and x.value != y.value]
-    if not pairs:
-        return False
-    sides = _bound_sides(a)
-    for x, y in pairs:
-        side, old, new = sides.get(id(x)), x.value, y.value
-        if side is None or isinstance(old, bool) or isinstance(new, bool) or \
-                not isinstance(old, int | float) or not isinstance(new, int | float) or \
-                not (new < old if side == "upper" else new > old):
-            return False
-    return True
-
-
-def _bound_sides(tree: ast.Module) -> dict[int, str]:
-    """The numeric constants of a single def that bound an assertion, by node id: "upper"
-    or "lower". A constant counts written in the comparison, or as the default of a
-    parameter the body reads nowhere else."""
-    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
-    if len(defs) != 1:
-        return {}
-    func = defs[0]
-    positions: dict[int, str] = {}  # id of a bound node → its side
-    for node in ast.walk(func):
-        if not isinstance(node, ast.Assert):
-            continue
-        tests = node.test.values if isinstance(node.test, ast.BoolOp) and \
-            isinstance(node.test.op, ast.And) else [node.test]
-        for test in tests:
-            if isinstance(test, ast.Compare) and len(test.ops) == 1 and \
-                    type(test.ops[0]) in _UPPER:
-                upper_at = _UPPER[type(test.ops[0])]
-                positions[id(test.comparators[0])] = "upper" if upper_at == "right" else "lower"
-                positions[id(test.left)] = "lower" if upper_at == "right" else "upper"
-    sides = dict(positions)
-    args = func.args
-    params = args.posonlyargs + args.args
-    defaults = list(zip(params[len(params) - len(args.defaults):], args.defaults, strict=True))
-    defaults += [(p, d) for p, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
-                 if d is not None]
-    for param, default in defaults:
-        reads = [n for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == param.arg]
-        found = {positions.get(id(n)) for n in reads}
-        if reads and len(found) == 1 and None not in found:
-            sides[id(default)] = next(iter(found)) or ""
-    return sides
 
 
 def _match_renamed_helper_calls(left_pre: list[EvidenceItem], left_post: list[EvidenceItem],

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from provscore.evidence.constants import is_literal_code
@@ -14,6 +14,7 @@ from provscore.model import Modification
 from provscore.provenance.conditions import NO_DOMAINS, Domains
 from provscore.provenance.model import FAMILY
 from provscore.provenance.regex_meaning import literal_of, pattern_text
+from provscore.provenance.rewrites import truth_to_membership, with_items_loops
 from provscore.provenance.spelling import same_formatted
 from provscore.provenance.type_checks import type_check_verdict
 
@@ -303,8 +304,7 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
         return Modification.WEAKENED, "became a tautology"
     if loop_renamed(pre, post):  # `for items in ...` → `for case in ...`, the body following
         return None, "loop variable renamed"
-    if a.guards != b.guards and _same_values_iterated(a.guards, b.guards):
-        a = replace(a, guards=b.guards)  # `for v in d.values()` → `for k, v in d.items()`
+    a = with_items_loops(a, b)  # `for v in d.values()` → `for k, v in d.items()`
     if a.guards != b.guards:
         loop = _loop_verdict(a.guards, b.guards)
         if loop is not None:
@@ -321,7 +321,7 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
         wider = _wider_raises(a, b)
         if wider is not None:
             return wider
-    typed = type_check_verdict(a, b) or _truth_to_membership(a, b)
+    typed = type_check_verdict(a, b) or truth_to_membership(a, b)
     if typed is not None:
         return typed
     if pre.kind is not post.kind and FAMILY[pre.kind] == FAMILY[post.kind]:
@@ -587,59 +587,6 @@ def _loop_verdict(before: tuple[str, ...], after: tuple[str, ...]
     if fewer:
         return Modification.WEAKENED, "loops over fewer values"
     return (Modification.STRENGTHENED, "loops over more values") if more else (None, "")
-
-
-def _truth_to_membership(a: Shape, b: Shape) -> tuple[Modification, str] | None:
-    """``assert not x`` → ``assert x in (True, False)``: a membership in literals ranks above
-    a truth test, but it is weaker when a literal it admits is one the truth test rejected
-    (a truthy one after ``not``, a falsy one after a bare truth test); None otherwise."""
-    if a.op not in ("not", "truthy") or b.op != "in" or len(b.operands) != 2 or \
-            b.operands[0] != a.operands[0]:
-        return None
-    try:
-        values = ast.literal_eval(b.operands[1])
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return None
-    if not isinstance(values, tuple | list | set | frozenset):
-        return None
-    rejected = [v for v in values if bool(v) is (a.op == "not")]
-    if not rejected:
-        return None
-    return Modification.WEAKENED, \
-        f"{a.op} became in: {rejected[0]!r}, which the truth test rejected, now passes"
-
-
-def _same_values_iterated(before: tuple[str, ...], after: tuple[str, ...]) -> bool:
-    """Guards that differ only where ``for v in E.values()`` became ``for k, v in
-    E.items()``: the loop runs over the same values, each now with its key."""
-    if len(before) != len(after):
-        return False
-    return all(ga == gb or _values_to_items(ga, gb) for ga, gb in zip(before, after, strict=True))
-
-
-def _values_to_items(before: str, after: str) -> bool:
-    try:
-        pre, post = (ast.parse(g + ": pass").body[0] for g in (before, after))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    if not isinstance(pre, ast.For) or not isinstance(post, ast.For) or \
-            not isinstance(pre.target, ast.Name) or not isinstance(post.target, ast.Tuple) or \
-            len(post.target.elts) != 2 or not all(isinstance(e, ast.Name)
-                                                  for e in post.target.elts):
-        return False
-    key, value = post.target.elts
-    assert isinstance(key, ast.Name) and isinstance(value, ast.Name)
-
-    def method_of(node: ast.expr, name: str) -> ast.expr | None:
-        if isinstance(node, ast.Call) and not node.args and not node.keywords and \
-                isinstance(node.func, ast.Attribute) and node.func.attr == name:
-            return node.func.value
-        return None
-
-    owner_pre, owner_post = method_of(pre.iter, "values"), method_of(post.iter, "items")
-    return owner_pre is not None and owner_post is not None and \
-        ast.dump(owner_pre) == ast.dump(owner_post) and value.id == pre.target.id and \
-        key.id != value.id
 
 
 def _same_operands(a: Shape, b: Shape) -> bool:
