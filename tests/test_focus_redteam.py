@@ -694,6 +694,9 @@ GUARDS += [
     _case("class-renamed", DUPLICATES, "class TestK:", "class TestK2:"),
 ]
 WHOLE = [  # changes focus cannot follow by names, or that every test reaches: whole files
+    # an imported module's attribute rebound at import for every test (PS110 on each)
+    _case("module-attribute-rebound-by-bound-setattr", PLAIN, "from pkg import f\n",
+          "from pkg import f\nimport pkg\n\n_ = setattr(pkg, 'f', lambda x: x)\n", "PS110"),
     _case("import-aliased-away", PLAIN, "from pkg import f\n",
           "from pkg import f as g\n\n\ndef f(x):\n    return 1\n"),
     _case("module-del-of-test", PLAIN, "    assert f(2) == 2\n",

@@ -46,6 +46,9 @@ class OptionEffects:
     at_default: frozenset[str] = frozenset()
     # The other runners' tables (unittest, django): their options mean other things.
     runners: tuple[tuple[str, OptionEffects], ...] = ()
+    # doctest_optionflags by effect: (loosen, tighten, report) flag names.
+    doctest_flags: tuple[frozenset[str], frozenset[str], frozenset[str]] = \
+        (frozenset(), frozenset(), frozenset())
 
     @classmethod
     def from_patterns(cls, table: Mapping[str, Any]) -> OptionEffects:
@@ -59,7 +62,9 @@ class OptionEffects:
                    tuple(table.get("collect_keys", ())), tuple(table.get("exclude_keys", ())),
                    tuple(table.get("loosening_keys", ())),
                    tuple(table.get("reporting_keys", ())), words("subcommands"),
-                   words("at_default"), runners)
+                   words("at_default"), runners,
+                   (words("doctest_flags_loosen"), words("doctest_flags_tighten"),
+                    words("doctest_flags_report")))
 
     def for_runner(self, runner: str) -> OptionEffects:
         """The table of one runner ("pytest" is this one; an unknown runner has no
@@ -221,6 +226,11 @@ def ini_changes(before: Mapping[str, str], after: Mapping[str, str], effects: Op
         a, b = before.get(key), after.get(key)
         if key == "filterwarnings" and not list_loosened(a, b):
             continue
+        if key == "doctest_optionflags" and a is not None and b is not None:
+            loosened = _doctest_flags_loosened(a, b, effects.doctest_flags)
+            if loosened:
+                out.append(ConfigChange(path, key, f"{key}: {loosened}"))
+            continue
         if a != b and not (key == "xfail_strict" and str(b).lower() in ("true", "1")) and \
                 not (key in ("strict_markers", "strict") and str(b).lower() in ("true", "1")):
             out.append(ConfigChange(path, key, f"{key}: {a!r} → {b!r}"))
@@ -231,3 +241,21 @@ def ini_changes(before: Mapping[str, str], after: Mapping[str, str], effects: Op
             out.append(ConfigChange(path, key, f"{key}: {before.get(key)!r} → "
                                                f"{after.get(key)!r} (unknown effect)"))
     return out
+
+
+def _doctest_flags_loosened(before: str, after: str,
+                            flags: tuple[frozenset[str], frozenset[str], frozenset[str]]
+                            ) -> str:
+    """How a doctest_optionflags edit loosens doctests ("" when it does not): a loosening
+    flag added, a tightening one removed, or a flag of unknown effect either way."""
+    loosen, tighten, report = flags
+    old, new = set(before.split()), set(after.split())
+    for flag in sorted(new - old):
+        if flag not in tighten | report:
+            what = "lets more output match" if flag in loosen else "unknown effect"
+            return f"adds {flag} ({what})"
+    for flag in sorted(old - new):
+        if flag not in loosen | report:
+            what = "makes matching stricter" if flag in tighten else "unknown effect"
+            return f"removes {flag} ({what})"
+    return ""

@@ -61,6 +61,26 @@ class AssertionCollector(Collector):
                                          seq, op="rebinds"))
         ctx.deferred.append(judge)
 
+    def _module_attribute_rebinding(self, owner: cst.BaseExpression, attr: str,
+                                    node: cst.CSTNode, scope: Frame) -> None:
+        """A module-level ``humanize.fractional = ...`` (or ``setattr(humanize,
+        "fractional", ...)``) in a test module: an attribute of a module or object it
+        imports, rebound for every test of the module, each of whose inputs it is (like
+        _module_rebinding: unconditional statements only; an assertion or helper name
+        rebound is the hook collector's, PS206)."""
+        ctx = self.ctx
+        name = dotted(owner)
+        if scope.kind != "module" or self._tries or ctx.guards() or name is None or \
+                assertion_name(attr) or attr.startswith(ctx.tables.helper_name_prefixes):
+            return
+        root, seq = name.split(".", 1)[0], ctx.seq
+
+        def judge() -> None:
+            if ctx.aliases.is_imported(root):
+                ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, node, ctx.frames[0], node,
+                                         seq, op="rebinds"))
+        ctx.deferred.append(judge)
+
     def visit_With(self, node: cst.With) -> None:
         read_with(node, self.ctx)
 
@@ -81,6 +101,12 @@ class AssertionCollector(Collector):
                 ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, node, ctx.frame, node,
                                          ctx.seq, op=attr, guards=ctx.guards()))
                 return
+        if isinstance(func, cst.Name) and func.value == "setattr" and len(node.args) == 3 and \
+                isinstance(node.args[1].value, cst.SimpleString) and \
+                not ctx.aliases.is_imported("setattr"):
+            literal = node.args[1].value.evaluated_value
+            if isinstance(literal, str):
+                self._module_attribute_rebinding(node.args[0].value, literal, node, ctx.frame)
         # The rest need resolved names: decide after the traversal.
         frame, seq, guards = ctx.frame, ctx.seq, ctx.guards()
         ctx.deferred.append(lambda: self._classify_call(node, frame=frame, seq=seq,
@@ -99,6 +125,9 @@ class AssertionCollector(Collector):
         for t in node.targets:
             if isinstance(t.target, cst.Name):
                 self._module_rebinding(t.target.value, node, frame)
+            elif isinstance(t.target, cst.Attribute):
+                self._module_attribute_rebinding(t.target.value, t.target.attr.value, node,
+                                                 frame)
         # A rebinding of an imported name is read first, one input per name (its spelling
         # free to change); a patch by assignment covers what it does not (local objects).
         rebound_here: list[bool] = []

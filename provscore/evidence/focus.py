@@ -236,11 +236,23 @@ def _context_binds(node: ast.stmt, words: set[str]) -> tuple[set[str], bool]:
         names = [n for t in targets for n in ast.walk(t)]
         judgeable = all(isinstance(n, ast.Name | ast.Tuple | ast.List | ast.Starred
                                    | ast.expr_context) for n in names)
-        return {n.id for n in names if isinstance(n, ast.Name)}, judgeable
+        # `_ = setattr(mod, "f", g)` rebinds an attribute every test may read (each test's
+        # input, PS110); one of an assertion (PS206, read module-wide) names can follow.
+        rebinds = node.value is not None and any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and
+            n.func.id in ("setattr", "delattr") and not _assertion_attr(n)
+            for n in ast.walk(node.value))
+        return {n.id for n in names if isinstance(n, ast.Name)}, judgeable and not rebinds
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
         return set(), True  # a docstring
     bound = _compound_binds(node)
     return (words if bound is None else bound), False
+
+
+def _assertion_attr(call: ast.Call) -> bool:
+    name = call.args[1] if len(call.args) > 1 else None
+    return isinstance(name, ast.Constant) and isinstance(name.value, str) and \
+        name.value.startswith(("assert", "fail"))
 
 
 def _compound_binds(node: ast.stmt) -> set[str] | None:

@@ -19,6 +19,8 @@ from provscore.evidence.model import (
 from provscore.evidence.suppressions.load_tests import only_adds
 from provscore.model import Modification, Provenance
 from provscore.nodeid import file_of
+from provscore.provenance.bounds import bounds_tightened, literal_only
+from provscore.provenance.extracted import match_extracted_checks
 from provscore.provenance.loop_moves import with_moved_loop_values
 from provscore.provenance.meaning import same_meaning
 from provscore.provenance.model import (
@@ -168,7 +170,10 @@ def classify_items(pairs: Sequence[FilePair], idmap: dict[str, str], strength: S
         lambda it: (it.in_test, it.scope, it.kind, it.code, it.node_id in idle))
     renamed, pre_left, post_left = _match_renamed_helper_calls(pre_left, post_left,
                                                                helper_renames or {}, pre_id)
-    result += [ClassifiedItem(Provenance.PREEXISTING, a, b) for a, b in exact + moved + renamed]
+    extracted, pre_left, post_left = match_extracted_checks(
+        pre_left, post_left, post_items, pairs, pre_id)
+    result += [ClassifiedItem(Provenance.PREEXISTING, a, b)
+               for a, b in exact + moved + renamed + extracted]
 
     # Pair what is left inside the same test: modifications.
     groups_pre: dict[tuple[str, str, str, bool], list[EvidenceItem]] = defaultdict(list)
@@ -286,7 +291,8 @@ def classify_suppressions(pairs: Sequence[FilePair], idmap: dict[str, str],
             out.append(ClassifiedSuppression(Provenance.AGENT_ADDED, after, "post",
                                              target_added=new_target))
             continue
-        mod, reason = compare_suppressions(before, after, strength.domains, xfail_strict)
+        mod, reason = compare_suppressions(before, after, strength.domains, xfail_strict,
+                                           strength.every_edit_hooks)
         if mod is not None:
             out.append(ClassifiedSuppression(Provenance.AGENT_MODIFIED, after, "post",
                                              modification=mod, reason=reason, before=before))
@@ -371,9 +377,10 @@ def classify_helpers(pairs: Sequence[FilePair]) -> tuple[list[HelperChange], dic
     for key, h in pre.items():
         after = post.get(key)
         if after is not None:
-            if after.body != h.body and not same_meaning(h.body, after.body):
+            if after.body != h.body and not same_meaning(h.body, after.body) and \
+                    not bounds_tightened(h.body, after.body):
                 out.append(HelperChange(HelperStatus.MODIFIED, h, after, key[0],
-                                        _literal_only(h.body, after.body)))
+                                        literal_only(h.body, after.body)))
             elif entries_lost(h.data, after.data):
                 out.append(HelperChange(HelperStatus.MODIFIED, h, after, key[0]))
             continue
@@ -416,20 +423,6 @@ def entries_lost(before: Sequence[tuple[str, str]], after: Sequence[tuple[str, s
         if old is None or new is None or old - new:
             return True
     return False
-
-
-class _Literals(ast.NodeTransformer):
-    def visit_Constant(self, node: ast.Constant) -> ast.AST:
-        return ast.copy_location(ast.Constant(value="<literal>"), node)
-
-
-def _literal_only(before: str, after: str) -> bool:
-    """Whether two pieces of code differ only in their literal values."""
-    try:
-        a, b = ast.parse(before), ast.parse(after)
-    except SyntaxError:
-        return False
-    return ast.dump(_Literals().visit(a)) == ast.dump(_Literals().visit(b))
 
 
 def _match_renamed_helper_calls(left_pre: list[EvidenceItem], left_post: list[EvidenceItem],

@@ -15,10 +15,12 @@ import ast
 from collections import Counter
 from dataclasses import dataclass
 
+from provscore.evidence.constants import without_docstrings
 from provscore.evidence.model import Suppression, SuppressionKind
 from provscore.evidence.suppressions.load_tests import DOCTEST_HEADER, parse_summary
 from provscore.model import Modification
 from provscore.provenance.conditions import NO_DOMAINS, Domains, Relation, relation
+from provscore.provenance.meaning import same_meaning
 
 _CONDITIONAL = {"skipif": False, "skipIf": False, "xfail": False, "skipUnless": True}
 _UNCONDITIONAL = {"skip", "expectedFailure", "skipTest", "importorskip", "SkipTest", "Skipped",
@@ -238,10 +240,13 @@ def _wraps_original(code: str) -> bool | None:
 
 
 def compare_suppressions(pre: Suppression, post: Suppression, domains: Domains = NO_DOMAINS,
-                         xfail_strict: bool = False) -> tuple[Modification | None, str]:
+                         xfail_strict: bool = False,
+                         every_edit_hooks: frozenset[str] = frozenset()
+                         ) -> tuple[Modification | None, str]:
     """How a suppression changed; None when it means the same (a reworded reason).
     ``domains``: condition subjects with a known set of values (Strength.domains);
-    ``xfail_strict``: base's ini default for an xfail mark that does not say ``strict=``."""
+    ``xfail_strict``: base's ini default for an xfail mark that does not say ``strict=``;
+    ``every_edit_hooks``: hooks whose every edit is a new one (Strength.every_edit_hooks)."""
     if pre.kind is post.kind is SuppressionKind.WRAPPED and \
             _callee(pre.code) == _callee(post.code) is not None:
         # The same wrapping decorator: its arguments are the test's inputs (PS110).
@@ -249,6 +254,13 @@ def compare_suppressions(pre: Suppression, post: Suppression, domains: Domains =
     loaded = _load_tests_verdict(pre.code, post.code)
     if loaded is not None:
         return loaded
+    if pre.kind is post.kind is SuppressionKind.COLLECTION_HOOK and \
+            pre.detail == post.detail and pre.detail in every_edit_hooks:
+        # A hook def (its detail is the hook's name) PS204 reads every edit of as a new
+        # hook, whatever its conditions say; its documentation is no edit.
+        if same_meaning(without_docstrings(pre.code), without_docstrings(post.code)):
+            return None, "the same hook"
+        return Modification.WEAKENED, f"the {pre.detail} hook was edited"
     if pre.kind is post.kind is SuppressionKind.ASSERT_OVERRIDE and \
             _wraps_original(pre.code) and _wraps_original(post.code) is False:
         return Modification.WEAKENED, "the rebound check no longer runs the original"

@@ -14,6 +14,7 @@ from provscore.model import Modification
 from provscore.provenance.conditions import NO_DOMAINS, Domains
 from provscore.provenance.model import FAMILY
 from provscore.provenance.regex_meaning import literal_of, pattern_text
+from provscore.provenance.rewrites import truth_to_membership, with_items_loops
 from provscore.provenance.spelling import same_formatted
 from provscore.provenance.type_checks import type_check_verdict
 
@@ -36,6 +37,7 @@ class Strength:
     reporting: frozenset[str] = frozenset()  # only what a failure reports
     upper_bounds: frozenset[str] = frozenset()  # a strategy's: larger draws more
     lower_bounds: frozenset[str] = frozenset()  # a strategy's: smaller draws more
+    every_edit_hooks: frozenset[str] = frozenset()  # hooks any edit of which is PS204
 
     @classmethod
     def from_patterns(cls, section: Mapping[str, Any],
@@ -56,7 +58,8 @@ class Strength:
             exact_counts=frozenset(section.get("exact_counts", [])),
             reporting=frozenset(section.get("reporting_keywords", [])),
             upper_bounds=frozenset(section.get("upper_bound_keywords", [])),
-            lower_bounds=frozenset(section.get("lower_bound_keywords", [])))
+            lower_bounds=frozenset(section.get("lower_bound_keywords", [])),
+            every_edit_hooks=frozenset(section.get("every_edit_hooks", [])))
 
     def rank(self, shape: Shape, kind: EvidenceKind) -> int | None:
         """0 for the strongest kind of check; None when the check has no rank."""
@@ -301,6 +304,7 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
         return Modification.WEAKENED, "became a tautology"
     if loop_renamed(pre, post):  # `for items in ...` → `for case in ...`, the body following
         return None, "loop variable renamed"
+    a = with_items_loops(a, b)  # `for v in d.values()` → `for k, v in d.items()`
     if a.guards != b.guards:
         loop = _loop_verdict(a.guards, b.guards)
         if loop is not None:
@@ -317,7 +321,7 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
         wider = _wider_raises(a, b)
         if wider is not None:
             return wider
-    typed = type_check_verdict(a, b)
+    typed = type_check_verdict(a, b) or truth_to_membership(a, b)
     if typed is not None:
         return typed
     if pre.kind is not post.kind and FAMILY[pre.kind] == FAMILY[post.kind]:

@@ -1,0 +1,82 @@
+"""How a helper's literals changed: only literals at all, and only bounds of its checks
+made tighter (a helper that checks more is no weaker oracle)."""
+
+from __future__ import annotations
+
+import ast
+
+
+class _Literals(ast.NodeTransformer):
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        return ast.copy_location(ast.Constant(value="<literal>"), node)
+
+
+def literal_only(before: str, after: str) -> bool:
+    """Whether two pieces of code differ only in their literal values."""
+    try:
+        a, b = ast.parse(before), ast.parse(after)
+    except SyntaxError:
+        return False
+    return ast.dump(_Literals().visit(a)) == ast.dump(_Literals().visit(b))
+
+
+_UPPER = {ast.Lt: "right", ast.LtE: "right", ast.Gt: "left", ast.GtE: "left"}
+
+
+def bounds_tightened(before: str, after: str) -> bool:
+    """Whether a helper changed only in numbers that bound its checks, each to a tighter
+    bound: an upper bound (``assert abs(d) < within``, a parameter's default used only so)
+    lowered, a lower bound raised. A tighter tolerance cannot make a failing test pass."""
+    try:
+        a, b = ast.parse(before), ast.parse(after)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    if not literal_only(before, after):
+        return False
+    pairs = [(x, y) for x, y in zip(ast.walk(a), ast.walk(b), strict=True)
+             if isinstance(x, ast.Constant) and isinstance(y, ast.Constant)
+             and x.value != y.value]
+    if not pairs:
+        return False
+    sides = _bound_sides(a)
+    for x, y in pairs:
+        side, old, new = sides.get(id(x)), x.value, y.value
+        if side is None or isinstance(old, bool) or isinstance(new, bool) or \
+                not isinstance(old, int | float) or not isinstance(new, int | float) or \
+                not (new < old if side == "upper" else new > old):
+            return False
+    return True
+
+
+def _bound_sides(tree: ast.Module) -> dict[int, str]:
+    """The numeric constants of a single def that bound an assertion, by node id: "upper"
+    or "lower". A constant counts written in the comparison, or as the default of a
+    parameter the body reads nowhere else."""
+    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+    if len(defs) != 1:
+        return {}
+    func = defs[0]
+    positions: dict[int, str] = {}  # id of a bound node → its side
+    for node in ast.walk(func):
+        if not isinstance(node, ast.Assert):
+            continue
+        tests = node.test.values if isinstance(node.test, ast.BoolOp) and \
+            isinstance(node.test.op, ast.And) else [node.test]
+        for test in tests:
+            if isinstance(test, ast.Compare) and len(test.ops) == 1 and \
+                    type(test.ops[0]) in _UPPER:
+                upper_at = _UPPER[type(test.ops[0])]
+                positions[id(test.comparators[0])] = "upper" if upper_at == "right" else "lower"
+                positions[id(test.left)] = "lower" if upper_at == "right" else "upper"
+    sides = dict(positions)
+    args = func.args
+    params = args.posonlyargs + args.args
+    defaults = list(zip(params[len(params) - len(args.defaults):], args.defaults, strict=True))
+    defaults += [(p, d) for p, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
+                 if d is not None]
+    for param, default in defaults:
+        reads = [n for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == param.arg]
+        found = {positions.get(id(n)) for n in reads}
+        if reads and len(found) == 1 and None not in found:
+            sides[id(default)] = next(iter(found)) or ""
+    return sides
