@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from provscore.change.diff import FileChange, FileStatus
-from provscore.change.git import SUBMODULE_MODE, RawChange, Repo, TreeEntry
+from provscore.change.git import SUBMODULE_MODE, RawChange, Repo, TreeEntry, tab_records
 from provscore.change.images import ApplyFailure, FileImages
 
 _ABSENT = "000000"
@@ -190,12 +190,7 @@ def _index_changes(before: Mapping[str, TreeEntry], after: bytes) -> list[RawCha
     ``mode sha stage\tpath``), as raw records against ``before``."""
     changes: list[RawChange] = []
     seen: set[str] = set()
-    for rec in after.split(b"\x00"):
-        if not rec:
-            continue
-        meta, _, raw_path = rec.partition(b"\t")
-        mode, sha, _stage = meta.decode("ascii", "replace").split()
-        path = raw_path.decode("utf-8", "surrogateescape")
+    for (mode, sha, _stage), path in tab_records(after, 3):
         seen.add(path)
         old = before.get(path)
         if old is None:

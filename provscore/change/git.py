@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, KeysView, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, KeysView, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -135,6 +135,19 @@ class Search(Generic[T]):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def tab_records(out: bytes, fields: int) -> Iterator[tuple[list[str], str]]:
+    """The records of a ``-z`` listing whose records are ``fields`` words, a tab and a
+    path (``ls-tree``: mode type id; ``ls-files -s``: mode id stage)."""
+    for rec in out.split(b"\x00"):
+        if not rec:
+            continue
+        meta, _, path = rec.partition(b"\t")
+        words = meta.decode("ascii", "replace").split()
+        if len(words) != fields:
+            raise GitError(f"unexpected git listing record {rec[:80]!r}")
+        yield words, path.decode("utf-8", "surrogateescape")
 
 
 # Tree listings a Repo keeps (a batch worker's Repo lives for many base commits).
@@ -307,12 +320,7 @@ class Repo:
         out = self.run_bytes(["ls-tree", "-r", "-z", "--full-tree", rev, "--"],
                              what="git ls-tree failed")
         entries: dict[str, TreeEntry] = {}
-        for rec in out.split(b"\x00"):
-            if not rec:
-                continue
-            meta, _, path = rec.partition(b"\t")
-            mode, kind, sha = meta.decode("ascii", "replace").split()
-            name = path.decode("utf-8", "surrogateescape")
+        for (mode, kind, sha), name in tab_records(out, 3):
             entries[name] = TreeEntry(mode, kind, sha, name)
         if len(rev) == 40 and all(c in "0123456789abcdef" for c in rev):
             self._trees[rev] = entries  # a sha names one tree forever; a ref may move
