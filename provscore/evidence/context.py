@@ -87,6 +87,15 @@ class Frame:
     # bound exactly once, so renaming a local or moving a literal into one is no change.
     bindings: dict[str, list[cst.BaseExpression | None]] = field(default_factory=dict)
 
+    def within(self, outer: Frame) -> bool:
+        """Whether this frame is ``outer`` or nested in it."""
+        cur: Frame | None = self
+        while cur is not None:
+            if cur is outer:
+                return True
+            cur = cur.parent
+        return False
+
 
 @dataclass
 class RawItem:

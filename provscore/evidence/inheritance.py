@@ -191,16 +191,8 @@ def flag_shadowing(ctx: Context) -> None:
 def _checks(method: Frame, counted: set[int], ctx: Context) -> bool:
     if id(method) in counted:
         return True
-    return any(id(f) in counted for f in ctx.defs if _inside(f, method))
-
-
-def _inside(frame: Frame, outer: Frame) -> bool:
-    cur = frame.parent
-    while cur is not None:
-        if cur is outer:
-            return True
-        cur = cur.parent
-    return False
+    # method itself is not in counted (above): its nested functions are what is left.
+    return any(id(f) in counted for f in ctx.defs if f.within(method))
 
 
 def test_methods(ctx: Context) -> tuple[tuple[str, tuple[str, ...]], ...]:

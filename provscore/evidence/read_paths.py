@@ -43,15 +43,6 @@ def read_path(node: cst.CSTNode) -> str:
     return " / ".join(found.parts) or COMPUTED
 
 
-def _inside(frame: Frame, outer: Frame) -> bool:
-    cur: Frame | None = frame
-    while cur is not None:
-        if cur is outer:
-            return True
-        cur = cur.parent
-    return False
-
-
 def expected_reads(ctx: Context) -> list[tuple[Frame, str]]:
     """(frame, path parts) of every expected-value read of the module, in the order read:
     computed once per module, then filtered per fixture."""
@@ -61,4 +52,4 @@ def expected_reads(ctx: Context) -> list[tuple[Frame, str]]:
 
 def fixture_reads(reads: list[tuple[Frame, str]], fixture: Frame) -> tuple[str, ...]:
     """The files ``fixture`` (or a function nested in it) reads, in the order read."""
-    return tuple(path for frame, path in reads if _inside(frame, fixture))
+    return tuple(path for frame, path in reads if frame.within(fixture))
