@@ -275,10 +275,10 @@ def read_base_runner(base_blobs: Mapping[str, bytes | None], paths: Iterable[str
                      ) -> BaseRunner:
     """Base's runner options and collection rules, from its blobs (``CONFIG_FILES``,
     ``RUNNER_SCRIPTS``, ``NAMING_FILES``) and the paths of its tree."""
-    options = read_options(_runner_blobs(base_blobs))
+    runner = _runner_blobs(base_blobs)
+    options = read_options(runner)
     collection = collection_config(options)
-    named = run_files({p: base_blobs.get(p) for p in
-                       (*CONFIG_FILES, *COVERAGE_FILES, *RUNNER_SCRIPTS, *NAMING_FILES)})
+    named = run_files({**runner, **{p: base_blobs.get(p) for p in NAMING_FILES}})
     collection = replace(collection, run_files=tuple(
         p for p in named if p.endswith(".py") and not collection.is_test_file(p)))
     return BaseRunner(options, replace(collection,
