@@ -15,7 +15,7 @@ def literal_only(before: str, after: str) -> bool:
     """Whether two pieces of code differ only in their literal values."""
     try:
         a, b = ast.parse(before), ast.parse(after)
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return ast.dump(_Literals().visit(a)) == ast.dump(_Literals().visit(b))
 
