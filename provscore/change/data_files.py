@@ -45,13 +45,6 @@ def start_base_reads(repo: Repo, base: str, tree: Mapping[str, TreeEntry],
         name = posixpath.basename(path)
         if len(name) >= 5 and "." in name:  # shorter or dotless: too generic to mean it
             names.setdefault(name, []).append(path)
-    if not names:
-        return Search(None, lambda _hits: frozenset(), frozenset())
-    # Every evidence role needs "test" in the path (conftest.py, a test directory, a helper
-    # named so) or a test file's name: the cheap test first, the classification after.
-    test_code = [p for p in tree if p.endswith(".py")
-                 and ("test" in p or config.is_test_file(p))
-                 and classify_path(p, config) in EVIDENCE_ROLES]
 
     def finish(hits: list[str]) -> frozenset[str]:
         sources = [s for s in repo.read_blobs(base, hits).values() if s is not None]
@@ -60,7 +53,14 @@ def start_base_reads(repo: Repo, base: str, tree: Mapping[str, TreeEntry],
                                 and reads(source, name) for source in sources)
                          for path in paths)
 
-    return Search(repo.start_grep(base, list(names), test_code), finish, frozenset())
+    if not names:
+        return Search(None, finish)
+    # Every evidence role needs "test" in the path (conftest.py, a test directory, a helper
+    # named so) or a test file's name: the cheap test first, the classification after.
+    test_code = [p for p in tree if p.endswith(".py")
+                 and ("test" in p or config.is_test_file(p))
+                 and classify_path(p, config) in EVIDENCE_ROLES]
+    return Search(repo.start_grep(base, list(names), test_code), finish)
 
 
 def reads(source: bytes, name: str) -> bool:

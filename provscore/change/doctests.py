@@ -107,15 +107,6 @@ def start_doctest_paths(repo: Repo, base_sha: str,
     base's test modules for the suite while the change stage goes on."""
     candidates = [p for p, pre, post in changed if p.endswith(".py") and
                   any(side is not None and _MARKER in side for side in (pre, post))]
-    none: tuple[str, ...] = ()
-    if not candidates:
-        return Search(None, lambda _hits: none, none)
-    dirs = set(collection.test_dirs or ())
-    # A test package's __init__.py holds the load_tests of its package (unittest discovery).
-    tests = sorted(p for p in base_paths if collection.is_collected(p) or (
-        p.rpartition("/")[2] == "__init__.py" and p.rpartition("/")[0] in dirs))
-    if not tests:
-        return Search(None, lambda _hits: none, none)
 
     def finish(hits: list[str]) -> tuple[str, ...]:
         dotted: set[str] = set()
@@ -124,4 +115,10 @@ def start_doctest_paths(repo: Repo, base_sha: str,
                 dotted |= suite_modules(data)
         return tuple(sorted(p for p in candidates if _names(p, dotted)))
 
-    return Search(repo.start_grep(base_sha, (_SUITE,), tests), finish, none)
+    if not candidates:
+        return Search(None, finish)
+    dirs = set(collection.test_dirs or ())
+    # A test package's __init__.py holds the load_tests of its package (unittest discovery).
+    tests = sorted(p for p in base_paths if collection.is_collected(p) or (
+        p.rpartition("/")[2] == "__init__.py" and p.rpartition("/")[0] in dirs))
+    return Search(repo.start_grep(base_sha, (_SUITE,), tests) if tests else None, finish)

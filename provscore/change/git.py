@@ -116,15 +116,14 @@ class GrepJob:
 
 class Search(Generic[T]):
     """A ``git grep`` started in the background (:meth:`Repo.start_grep`; None: nothing to
-    search) and what its hits become; :meth:`result` waits for git. Close it in every case
-    (a context manager): a caller that fails first leaves no git running."""
+    search, no hit) and what its hits become; :meth:`result` waits for git. Close it in
+    every case (a context manager): a caller that fails first leaves no git running."""
 
-    def __init__(self, job: GrepJob | None, finish: Callable[[list[str]], T], empty: T
-                 ) -> None:
-        self._job, self._finish, self._empty = job, finish, empty
+    def __init__(self, job: GrepJob | None, finish: Callable[[list[str]], T]) -> None:
+        self._job, self._finish = job, finish
 
     def result(self) -> T:
-        return self._empty if self._job is None else self._finish(self._job.result())
+        return self._finish(self._job.result() if self._job is not None else [])
 
     def close(self) -> None:
         if self._job is not None:
