@@ -10,11 +10,11 @@ import os
 import shutil
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from provscore.errors import ExitCode, InputError, UsageError
+from provscore.records import dataclass
 
 if TYPE_CHECKING:  # imported where used: `provscore --help` stays fast
     from provscore.callgraph.cache import SummaryCache

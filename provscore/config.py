@@ -19,13 +19,13 @@ import difflib
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Final
 
 from provscore.change.git import Repo
 from provscore.errors import InputError, UsageError
 from provscore.oracle.contract import Contract
+from provscore.records import dataclass
 from provscore.registry.model import Registry
 from provscore.report.outputs import DEFAULT_FORMAT, OutputTarget, parse_target, resolve_targets
 from provscore.scoring.selection import ALL, RequiredRules, RuleSelection, check_selectors

@@ -30,9 +30,9 @@ import sys
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from provscore.records import dataclass
 from provscore.report.markdown import STICKY_MARKER
 
 DEFAULT_API = "https://api.github.com"

@@ -8,7 +8,8 @@ here so that data can flow one way without import cycles.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+
+from provscore.records import dataclass
 
 
 class Action(enum.StrEnum):

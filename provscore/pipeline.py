@@ -9,7 +9,7 @@ formats output.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,6 +38,7 @@ from provscore.oracle.load import (
     property_files,
 )
 from provscore.provenance.model import ProvenanceResult
+from provscore.records import dataclass
 from provscore.registry import Stage
 from provscore.report.build import ReportInputs, build_report, repository_anchor, selection_info
 from provscore.results.coverage import CoverageInputs, assemble, property_resolver

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Container, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,6 +21,7 @@ from provscore.evidence import Tables
 from provscore.grader import GraderTables
 from provscore.grader.inputs import InstalledNames
 from provscore.provenance import Strength
+from provscore.records import dataclass
 from provscore.registry import DetectorTable, Registry, load_registry
 
 if TYPE_CHECKING:

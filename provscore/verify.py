@@ -29,7 +29,7 @@ import os
 import re
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -44,6 +44,7 @@ from provscore.oracle.flake import append_rows, read_flake_ledger
 from provscore.oracle.load import oracle_input_exists, oracle_prefixes
 from provscore.oracle.runlog import RunLogRow, append_run_row, read_run_log, runs_of
 from provscore.pipeline import Prepared, ScoreRequest, judge, prepare
+from provscore.records import dataclass
 from provscore.report.model import Report
 from provscore.results import Verdict
 from provscore.runner import RunOptions, RunRecord

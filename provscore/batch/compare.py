@@ -15,11 +15,11 @@ import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from provscore.batch.store import ResultsDB
 from provscore.errors import UsageError
+from provscore.records import dataclass
 
 Row = Mapping[str, Any]
 Z95 = 1.959963984540054  # the normal quantile of a 95 % two-sided interval

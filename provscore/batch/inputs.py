@@ -15,13 +15,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from provscore.batch.model import Instance, PredictionRef, RowKey
 from provscore.errors import InputError
 from provscore.io import DuplicateKeyError, read_input, reject_duplicate_keys
+from provscore.records import dataclass
 
 _PRED_FIELDS = ("instance_id", "model_name_or_path", "model_patch")
 

@@ -9,8 +9,10 @@ rows are written to the results database in one transaction.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
+
+from provscore.records import dataclass
 
 
 class Status(enum.StrEnum):

@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from provscore.batch.model import Outcome
 from provscore.errors import InputError
 from provscore.io import DuplicateKeyError, read_input, reject_duplicate_keys
+from provscore.records import dataclass
 
 _SUMMARY_FALSE = ("unresolved_ids", "error_ids", "empty_patch_ids")
 _RESULTS_LISTS = frozenset({"resolved", "no_generation", "generated", "with_logs",

@@ -16,7 +16,6 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ from provscore.batch.reports import ReportSource, load_outcomes
 from provscore.batch.store import ResultsDB
 from provscore.batch.worker import WorkerConfig, WorkerState, score_chunk
 from provscore.errors import ProvscoreError, UsageError
+from provscore.records import dataclass
 
 #: Chunks in flight per worker: enough to keep it busy, few enough to bound memory.
 IN_FLIGHT_PER_WORKER = 2

@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from provscore import __version__
 from provscore.batch.model import Outcome, PatchRow, RowKey
 from provscore.errors import InputError
+from provscore.records import dataclass
 
 SCHEMA_VERSION = "1"
 _SCHEMA = """

@@ -17,7 +17,6 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 from provscore.batch.model import (
@@ -35,6 +34,7 @@ from provscore.errors import InputError, ProvscoreError
 from provscore.grader.inputs import hidden_test_paths as protected_paths
 from provscore.model import Action, PathRole
 from provscore.pipeline import ScoreRequest, score
+from provscore.records import dataclass
 from provscore.report.model import Report
 from provscore.session import Session
 

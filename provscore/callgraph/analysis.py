@@ -4,7 +4,6 @@ corpus, the test-support modules, and every touched symbol with what reaches it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 
 from provscore.callgraph.build import ORACLE_ROOT, graph_at
 from provscore.callgraph.cache import SummaryCache
@@ -22,6 +21,7 @@ from provscore.change.collection import CollectionConfig
 from provscore.change.diff import ChangeSet
 from provscore.change.git import Repo
 from provscore.model import PathRole
+from provscore.records import dataclass
 
 #: Roles whose touched symbols need covering evidence (tests and conftest are judged by
 #: the evidence stage; runner and oracle files by the write set).

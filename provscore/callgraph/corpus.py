@@ -3,11 +3,10 @@ every test id pytest would collect at base, and whether a result's id is one of 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from provscore.callgraph.graph import CallGraph
 from provscore.change.collection import CollectionConfig
 from provscore.nodeid import file_of, without_params
+from provscore.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

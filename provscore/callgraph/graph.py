@@ -16,13 +16,14 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from provscore.callgraph.digraph import Digraph
 from provscore.callgraph.modules import ModuleIndex
 from provscore.callgraph.resolve import Namespaces, Value, ordered
 from provscore.callgraph.summary import FileSummary, Scope, paused_gc
 from provscore.change.collection import CollectionConfig
+from provscore.records import dataclass
 
 # Builtins that never call the functions passed to them.
 _NO_CALL = frozenset({"isinstance", "issubclass", "id", "hasattr", "getattr", "setattr",

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from provscore import evidence  # its classifier (libcst) is imported when first called
 from provscore.change.collection import CollectionConfig
 from provscore.change.git import Repo
 from provscore.evidence.model import FilePair, SuppressionKind
 from provscore.evidence.tables import Tables
+from provscore.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,10 +16,10 @@ import ast
 import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from operator import attrgetter
 
 from provscore.callgraph.trees import parse_shared
+from provscore.records import dataclass
 
 #: Bump when the summary's shape changes: cached summaries of another format are misses.
 FORMAT = 6

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 from provscore.callgraph.graph import CallGraph
 from provscore.change.diff import ChangeSet
+from provscore.records import dataclass
 
 _NOT_REACHING = frozenset({"inherit"})
 

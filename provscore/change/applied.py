@@ -18,12 +18,12 @@ import hashlib
 import re
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from provscore.change.diff import FileChange, FileStatus
 from provscore.change.git import SUBMODULE_MODE, RawChange, Repo, TreeEntry, tab_records
 from provscore.change.images import ApplyFailure, FileImages
+from provscore.records import dataclass
 
 _ABSENT = "000000"
 _PATCH_FAILED = re.compile(r"^error: patch failed: (.+):(\d+)$")

@@ -7,7 +7,9 @@ import functools
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from provscore.records import dataclass
 
 
 @functools.lru_cache(maxsize=512)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import enum
 import posixpath
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from unidiff import PatchSet  # type: ignore[attr-defined]  # untyped; re-exported
@@ -20,6 +19,7 @@ from unidiff.errors import UnidiffParseError
 
 from provscore.change.strict import c_unquote
 from provscore.errors import InputError
+from provscore.records import dataclass
 
 
 class FileStatus(enum.StrEnum):

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
 from provscore.change.collection import CollectionConfig
 from provscore.change.diff import ChangeSet
 from provscore.change.runners import Invocation
+from provscore.records import dataclass
 
 INIT = "__init__.py"
 # Words of `unittest discover` that take a value; the rest of its flags take none.

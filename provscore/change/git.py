@@ -12,12 +12,12 @@ import os
 import subprocess
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, KeysView, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
 
 from provscore.change.catfile import CatFile
 from provscore.errors import GitError
+from provscore.records import dataclass
 
 T = TypeVar("T")
 

@@ -8,10 +8,10 @@ then checks it against what git itself produces. The working tree is never read.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from provscore.change.diff import ChangeSet, FileChange, FileStatus, Hunk
 from provscore.change.git import SYMLINK_MODE
+from provscore.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

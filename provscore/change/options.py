@@ -11,10 +11,10 @@ options (``-ra`` → ``-rfEX``, ``-q``, ``--tb``, ``--durations``) are no change
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from provscore.change.warning_filters import list_loosened
+from provscore.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

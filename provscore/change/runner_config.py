@@ -15,7 +15,7 @@ import posixpath
 import shlex
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from provscore.change.collection import CollectionConfig, base_test_dirs
@@ -42,6 +42,7 @@ from provscore.change.settings import SettingsChange, settings_changes
 from provscore.change.suites import NAMING_FILES, run_files, selection_changes
 from provscore.change.warning_filters import error_categories
 from provscore.change.writeset import is_test_settings
+from provscore.records import dataclass
 
 # pytest reads the first of these that holds a pytest section.
 CONFIG_FILES = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "pyproject.toml",

@@ -21,7 +21,8 @@ import re
 import shlex
 import tomllib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+
+from provscore.records import dataclass
 
 # Files that run the tests, read at base and after the patch.
 RUNNER_SCRIPTS = ("manage.py", "runtests.py", "tests/runtests.py", "Makefile", "makefile",

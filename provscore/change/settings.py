@@ -19,10 +19,10 @@ from __future__ import annotations
 import ast
 import difflib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from provscore.change.images import FileImages
 from provscore.change.runners import settings_modules
+from provscore.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ git's, byte for byte (:mod:`provscore.change.applied`, PS902 otherwise).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from provscore.change.applied import (
     GitChange,
@@ -48,6 +48,7 @@ from provscore.change.runner_config import (
 from provscore.change.runners import RUNNER_SCRIPTS
 from provscore.change.strict import AmbiguousDiff, check_unambiguous
 from provscore.change.suites import NAMING_FILES
+from provscore.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

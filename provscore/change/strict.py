@@ -23,7 +23,8 @@ Refused here:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from provscore.records import dataclass
 
 _HUNK_RE = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _GIT_NAME_KEYS = ("rename from ", "rename to ", "copy from ", "copy to ")

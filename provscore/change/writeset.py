@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from provscore.change.collection import CollectionConfig, any_glob
 from provscore.change.diff import ChangeSet, FileChange
 from provscore.change.runners import RUNNER_SCRIPTS
 from provscore.model import PathRole
+from provscore.records import dataclass
 
 TEST_DIRS = frozenset({"tests", "test", "testing", "unittests", "unit_tests", "__tests__"})
 FIXTURE_DIRS = frozenset({"fixtures", "goldens", "golden", "snapshots", "__snapshots__",

@@ -8,12 +8,13 @@ inputs; then the off-tree results' votes.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import date
 from typing import TYPE_CHECKING
 
 from provscore.grader import GraderFacts
 from provscore.oracle.contract import Contract
+from provscore.records import dataclass
 
 if TYPE_CHECKING:
     from provscore.callgraph.analysis import GraphFacts

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from provscore.evidence.constants import unparse
+from provscore.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ item afterwards (``Context.post_checks``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Protocol
 
 import libcst as cst
@@ -21,6 +21,7 @@ from provscore.evidence.cst_names import dotted
 from provscore.evidence.model import NOT_CHECKS, EvidenceKind, SuppressionKind
 from provscore.evidence.tables import Tables
 from provscore.names import AliasTable
+from provscore.records import dataclass
 
 
 class HelperLookup(Protocol):

@@ -32,7 +32,8 @@ import re
 import tokenize
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+
+from provscore.records import dataclass
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _WORD = re.compile(r"(?!\d)\w+")

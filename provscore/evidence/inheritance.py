@@ -12,12 +12,12 @@ contribute their test names through the call graph's index.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import libcst as cst
 
 from provscore.evidence.context import Context, Frame
 from provscore.evidence.model import NOT_CHECKS, SuppressionKind
+from provscore.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

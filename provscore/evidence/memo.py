@@ -21,11 +21,11 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from provscore.change.collection import CollectionConfig
 from provscore.evidence.model import FileEvidence, SuppressionKind
+from provscore.records import dataclass
 
 if TYPE_CHECKING:
     from provscore.evidence.context import HelperLookup

@@ -8,7 +8,9 @@ analysed file side by side for the provenance stage.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from provscore.records import dataclass
 
 
 class EvidenceKind(enum.StrEnum):

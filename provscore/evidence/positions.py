@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
+
+from provscore.records import dataclass
 
 
 class SpanLocator(CodegenState):

@@ -8,11 +8,12 @@ kept with them (``memo``, evidence/memo.py), so a session reuses it for every pa
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from provscore.evidence.binding import Signature, signatures_from_table
 from provscore.evidence.memo import EvidenceMemo
+from provscore.records import dataclass
 
 
 @dataclass(frozen=True)

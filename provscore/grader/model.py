@@ -9,7 +9,8 @@ signal costs; the detectors in :mod:`provscore.checks.grader` do.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+
+from provscore.records import dataclass
 
 
 class SignalKind(enum.StrEnum):

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, ClassVar
 
 from provscore.callgraph.trees import parse_shared
 from provscore.names import AliasTable, ast_qualnames, ast_spelling
+from provscore.records import dataclass
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try,

@@ -15,7 +15,7 @@ import gc
 import posixpath
 import sys
 from collections.abc import Callable, Container, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from provscore.change.diff import FileChange, FileStatus
 from provscore.change.stage import Change
@@ -32,6 +32,7 @@ from provscore.grader.scan import FileScan
 from provscore.grader.special import Owners, special_cases
 from provscore.grader.tables import GraderTables
 from provscore.model import PathRole
+from provscore.records import dataclass
 
 _SITE_HOOKS = ("sitecustomize.py", "usercustomize.py")
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from provscore.records import dataclass
 
 
 def _set(raw: Mapping[str, Any], key: str) -> frozenset[str]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
@@ -12,6 +11,7 @@ from provscore.errors import InputError
 from provscore.io import read_input
 from provscore.nodeid import covers
 from provscore.oracle.rows import Fields
+from provscore.records import dataclass
 
 _APPROVAL_KEYS = frozenset({"node_id", "anchor", "approved_by", "reason", "date"})
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 import ast
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Final
 
 from provscore.errors import InputError
 from provscore.oracle.rows import Fields
+from provscore.records import dataclass
 
 CATALOG_NAMES: Final = ("properties.toml", "properties.yaml", "properties.yml")
 #: The property kinds seed 002 names, and the other checkable shapes a catalog may use.

@@ -19,13 +19,13 @@ import math
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any, Final, Literal, NoReturn
 
 from provscore.errors import InputError
 from provscore.io import read_input, read_optional_input
+from provscore.records import dataclass
 
 CONTRACT_FILENAME: Final = "score_contract.toml"
 

@@ -25,7 +25,6 @@ import json
 import os
 import stat
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 from typing import Any, Final
@@ -33,6 +32,7 @@ from typing import Any, Final
 from provscore.errors import InputError
 from provscore.io import DuplicateKeyError, atomic_write, read_input, reject_duplicate_keys
 from provscore.oracle.contract import Contract
+from provscore.records import dataclass
 
 LOCK_VERSION: Final = 1
 SKIP_DIRS: Final = frozenset({"__pycache__", ".git"})

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from provscore.errors import InputError
@@ -21,6 +20,7 @@ from provscore.oracle.rows import (
     row_place,
     type_name,
 )
+from provscore.records import dataclass
 
 FLAKE_RESULTS = ("pass", "fail")
 FLAKE_STATES = ("scored", "unscored")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from provscore.oracle.rows import (
     read_text,
     row_place,
 )
+from provscore.records import dataclass
 
 FREEZE_STATUSES = ("flake", "replay_ok", "replay_fail")
 _FREEZE_KEYS = frozenset({

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from provscore.change.git import Repo
@@ -16,6 +15,7 @@ from provscore.oracle.contract import Contract
 from provscore.oracle.fixture_lock import FixtureLock, digest_bytes, read_lock
 from provscore.oracle.flake import FlakeRow, read_flake_ledger
 from provscore.oracle.freeze import FreezeRow, read_freeze_ledger
+from provscore.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

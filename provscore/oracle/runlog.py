@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from provscore.errors import InputError
 from provscore.oracle.load import oracle_input_exists
 from provscore.oracle.rows import Fields, append_jsonl, jsonl_objects, read_text, row_place
+from provscore.records import dataclass
 
 #: The ``verdict`` of a row: the decision for ``verify``; for ``run`` (no scoring), whether
 #: every base test and property passed.

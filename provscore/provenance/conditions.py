@@ -20,8 +20,9 @@ import enum
 import itertools
 import operator
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from provscore.records import dataclass
 
 _MAX_ASSIGNMENTS = 4096
 

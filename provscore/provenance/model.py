@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import enum
 from collections import defaultdict
-from dataclasses import dataclass
 
 from provscore.evidence.model import EvidenceItem, EvidenceKind, HelperDef, Suppression, TestDef
 from provscore.model import Modification, Provenance
+from provscore.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
-from dataclasses import dataclass
 
 from provscore.evidence.constants import without_docstrings
 from provscore.evidence.model import Suppression, SuppressionKind
@@ -21,6 +20,7 @@ from provscore.evidence.suppressions.load_tests import DOCTEST_HEADER, parse_sum
 from provscore.model import Modification
 from provscore.provenance.conditions import NO_DOMAINS, Domains, Relation, relation
 from provscore.provenance.meaning import same_meaning
+from provscore.records import dataclass
 
 _CONDITIONAL = {"skipif": False, "skipIf": False, "xfail": False, "skipUnless": True}
 _UNCONDITIONAL = {"skip", "expectedFailure", "skipTest", "importorskip", "SkipTest", "Skipped",

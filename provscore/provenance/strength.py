@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from provscore.evidence.constants import is_literal_code
@@ -17,6 +16,7 @@ from provscore.provenance.regex_meaning import literal_of, pattern_text
 from provscore.provenance.rewrites import truth_to_membership, with_items_loops
 from provscore.provenance.spelling import same_formatted
 from provscore.provenance.type_checks import type_check_verdict
+from provscore.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from provscore.errors import InputError
 from provscore.model import Finding
+from provscore.records import dataclass
 
 
 class Stage(enum.StrEnum):

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from provscore.display import readable_code
 from provscore.model import Action, Finding, Location
+from provscore.records import dataclass
 
 #: The families a rule row may name (its code's hundreds follow the family).
 FAMILIES = ("evidence", "suppression", "write-set", "fixtures", "independent-evidence",

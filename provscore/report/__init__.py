@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from provscore.records import dataclass
 from provscore.report.model import Report
 
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, fields, is_dataclass, replace
+from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
 from provscore.change.git import PathsAt
 from provscore.change.writeset import WriteSet
 from provscore.model import Finding
 from provscore.provenance import ProvenanceResult
+from provscore.records import dataclass
 from provscore.registry.model import Registry
 from provscore.report.model import (
     CoverageReport,

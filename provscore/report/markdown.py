@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from tabulate import tabulate
 
 from provscore import __version__
 from provscore.model import Action, Decision, Finding
+from provscore.records import dataclass
 from provscore.report import RenderOptions, register
 from provscore.report.model import Report
 

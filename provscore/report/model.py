@@ -8,12 +8,12 @@ needs to know about a rule (its summary, rationale, gate) travels with the repor
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from provscore import __version__
 from provscore.errors import ExitCode
 from provscore.model import Action, Decision, Finding
+from provscore.records import dataclass
 from provscore.runner.model import RunRecord
 from provscore.scoring.decision import FirstCause, GateResult, ScoreBreakdown
 

@@ -14,12 +14,13 @@ import contextlib
 import difflib
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
 from provscore.errors import InputError, UsageError
 from provscore.io import atomic_write_all
+from provscore.records import dataclass
 from provscore.report import RenderOptions, formats, render
 from provscore.report.model import Report
 

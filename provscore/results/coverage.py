@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from provscore.nodeid import covers, file_of, without_params
+from provscore.records import dataclass
 from provscore.results.votes import Vote, Votes, VoteStatus
 
 if TYPE_CHECKING:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+
+from provscore.records import dataclass
 
 MAX_MESSAGE = 500
 

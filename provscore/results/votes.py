@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 
 from provscore.nodeid import covers, file_of, without_params
 from provscore.oracle.flake import FlakeState
 from provscore.provenance import ProvenanceResult, TestStatus
+from provscore.records import dataclass
 from provscore.results.model import Outcome, Verdict
 
 

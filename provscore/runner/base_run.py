@@ -20,10 +20,11 @@ collect at base either is not the patch's doing and does not vote.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from provscore.nodeid import covers, file_of
+from provscore.records import dataclass
 from provscore.results import Outcome, RunResults, Verdict
 from provscore.runner.jobs import JobResult, Jobs, Started
 from provscore.runner.model import Kill

@@ -16,7 +16,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from types import FrameType
 
@@ -25,6 +25,7 @@ from provscore.change.git import Repo
 from provscore.change.runner_config import RunnerOptions
 from provscore.change.writeset import WriteSet, classify_path
 from provscore.oracle.contract import Contract
+from provscore.records import dataclass
 from provscore.results import RunResults
 from provscore.runner import base_run, integrity
 from provscore.runner.corpus import CORPUS_ROLES, corpus_digest, corpus_paths, lock_hash

@@ -14,10 +14,10 @@ import json
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from provscore.errors import InputError
+from provscore.records import dataclass
 from provscore.runner.model import Fingerprint
 
 _PROBE = r"""

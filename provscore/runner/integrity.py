@@ -20,11 +20,11 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from provscore.change.git import Repo
 from provscore.errors import GitError
+from provscore.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

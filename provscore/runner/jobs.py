@@ -13,10 +13,10 @@ import json
 import os
 import shutil
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from provscore.records import dataclass
 from provscore.runner import inside
 from provscore.runner.sandbox import Bounded, Finished, Mounts, Sandbox, start_bounded
 from provscore.runner.workspace import Workspace

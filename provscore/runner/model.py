@@ -9,10 +9,11 @@ on the way (timeouts, protected paths that changed, why nothing ran at all).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
 
 from provscore.progress import Progress
+from provscore.records import dataclass
 from provscore.results import RunResults
 
 SandboxMode = Literal["auto", "none"]

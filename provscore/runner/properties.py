@@ -23,10 +23,11 @@ the results stage knows a property from a test.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from provscore.oracle.catalog import Catalog
+from provscore.records import dataclass
 from provscore.results import Outcome, Verdict
 from provscore.runner.base_run import reported, roots
 from provscore.runner.jobs import JobResult, Jobs

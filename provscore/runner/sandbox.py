@@ -26,10 +26,11 @@ import signal
 import subprocess
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import IO
 
+from provscore.records import dataclass
 from provscore.runner.model import SandboxMode
 
 _PROBE_TIMEOUT = 20.0

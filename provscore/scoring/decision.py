@@ -9,11 +9,11 @@ Which gate a finding belongs to is its rule's row (rules/gates.toml names the ga
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from provscore.model import Action, Decision, Finding
 from provscore.oracle.contract import Contract
 from provscore.oracle.load import OracleInputs
+from provscore.records import dataclass
 from provscore.registry.model import Gate
 
 

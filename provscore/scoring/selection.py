@@ -19,10 +19,10 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from provscore.errors import InputError, UsageError
 from provscore.model import Finding
+from provscore.records import dataclass
 from provscore.registry.model import Registry
 
 ALL = "ALL"

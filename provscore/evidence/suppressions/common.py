@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import libcst as cst
 
 from provscore.evidence.context import Context
 from provscore.evidence.cst_names import dotted, method_called
 from provscore.evidence.model import SuppressionKind
 from provscore.evidence.tables import Tables
+from provscore.records import dataclass
 
 
 @dataclass
