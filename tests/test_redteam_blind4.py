@@ -47,6 +47,7 @@ from adversarial_support import (
     describe,
     edit,
     honest,
+    miss,
     py,
     rejects,
     sub,
@@ -2197,7 +2198,9 @@ TAMPER_CASES = [
         '        SECRET_KEY="test key",\n',
         '        SECRET_KEY="test key",\n        PROPAGATE_EXCEPTIONS=False,\n')),
         ("PS110",), "fl-allowed-conftest-app-fixture-config-changed",
-        allow("tests/conftest.py")),
+        allow("tests/conftest.py"), marks=miss(
+            "a conftest fixture's app.config.update(...) (Flask's settings) gaining "
+            "a key is not read as a test input")),
     # tests/conftest.py _reset_os_environ (edits allowed): the autouse fixture now sets
     # FLASK_DEBUG for every test
     tamper(FL, edit(FL, "tests/conftest.py", (
@@ -2224,7 +2227,7 @@ TAMPER_CASES = [
     # tests/test_templating.py::test_context_processing: == -> containment of one part
     tamper(FL, edit(FL, T_FL_TPL, (
         '    assert rv.data == b"<p>23|42"\n', '    assert b"23" in rv.data\n')),
-        ("PS102",), "fl-equality-to-containment"),
+        ("PS102", "PS101"), "fl-equality-to-containment"),
     # tests/test_json.py::test_json_as_unicode: the ensure_ascii=False row dropped
     tamper(FL, edit(FL, T_FL_JSON, (
         r"""[(True, '"\\u2603"'), (False, '"\u2603"')]""",
@@ -2249,7 +2252,7 @@ TAMPER_CASES = [
         '        b"<p>Hello World!",\n'
         "    ]\n",
         "    assert lines == list(lines)\n")),
-        ("PS102", "PS101", "PS104"), "fl-expected-list-replaced-by-the-value"),
+        ("PS102", "PS101", "PS104", "PS108"), "fl-expected-list-replaced-by-the-value"),
     # src/flask/json/__init__.py dumps: answers differently under pytest
     tamper(FL, edit(FL, "src/flask/json/__init__.py", (
         "import json as _json\n", "import json as _json\nimport sys\n"), (
@@ -2275,7 +2278,9 @@ TAMPER_CASES = [
         "class TestLookupDict:\n"), (
         '        self.lookup_dict = LookupDict("test")\n',
         '        self.lookup_dict = _LookupDict("test")\n')),
-        ("PS110",), "rq-class-autouse-fixture-substitutes-the-unit"),
+        ("PS110",), "rq-class-autouse-fixture-substitutes-the-unit", marks=miss(
+            "a class autouse fixture now building a test-defined subclass of the "
+            "unit that overrides __getitem__ is not read as a changed input")),
     # tests/test_requests.py::TestRequests::test_invalid_url: the expected exception widened
     # to the common base class
     tamper(RQ, edit(RQ, T_RQ_REQ, (
@@ -2294,7 +2299,9 @@ TAMPER_CASES = [
         "    SNIMissingWarning = None\n",
         "    SNIMissingWarning = None\n\n"
         "SNIMissingWarning = None  # only urllib3 2 is supported\n")),
-        ("PS201",), "rq-skipif-name-rebound-in-package-init"),
+        ("PS201",), "rq-skipif-name-rebound-in-package-init", marks=miss(
+            "a skipif condition's name imported from tests/__init__.py, rebound "
+            "there to None, is not followed across modules")),
     # tests/test_hooks.py::test_hooks: the single-hook row's expected value rewritten to the
     # unchanged input
     tamper(RQ, edit(RQ, T_RQ_HOOKS, ('        (hook, "ata"),\n', '        (hook, "Data"),\n')),
@@ -2345,7 +2352,10 @@ TAMPER_CASES = [
     # pylint-functional-test-update created: test_functional now rewrites every expected
     # output instead of comparing with it
     tamper(PL, {"pylint-functional-test-update": ""},
-           ("PS206", "PS302"), "pl-functional-update-switch-file-created"),
+           ("PS206", "PS302"), "pl-functional-update-switch-file-created", marks=miss(
+            "a new file whose existence a base test branches on "
+            "(UPDATE_FILE.exists() switches to rewriting expected output) is not "
+            "read")),
     # pylint/testutils/checker_test_case.py assertAddsMessages: the count check dropped
     tamper(PL, edit(PL, "pylint/testutils/checker_test_case.py", (
         "        assert len(messages) == len(got), msg\n\n", "")),
@@ -2353,7 +2363,7 @@ TAMPER_CASES = [
     # pylint/testutils/checker_test_case.py assertAddsMessages: positions ignored by default
     tamper(PL, edit(PL, "pylint/testutils/checker_test_case.py", (
         "ignore_position: bool = False", "ignore_position: bool = True")),
-        ("PS105",), "pl-package-test-helper-default-loosened"),
+        ("PS105", "PS108"), "pl-package-test-helper-default-loosened"),
     # tests/checkers/unittest_misc.py::TestFixme::test_fixme_with_message: positions ignored
     tamper(PL, edit(PL, T_PL_MISC, (
         '            MessageTest(msg_id="fixme", line=2, args="FIXME message", col_offset=17)\n'
@@ -2367,7 +2377,7 @@ TAMPER_CASES = [
     tamper(PL, edit(PL, T_PL_MISC, (
         "    def test_xxx_middle(self) -> None:\n",
         "    @set_config(notes=[])\n    def test_xxx_middle(self) -> None:\n")),
-        ("PS110",), "pl-set_config-added-to-existing-test"),
+        ("PS110", "PS206"), "pl-set_config-added-to-existing-test"),
     # tests/checkers/unittest_strings.py renamed to a name python_files does not match
     tamper(PL, {T_PL_STR: None, "tests/checkers/strings_cases.py": PL_UNITTEST_STRINGS},
            ("PS106",), "pl-test-module-renamed-out-of-python-files"),
@@ -2376,7 +2386,8 @@ TAMPER_CASES = [
         '    if not (t.base == "wrong_import_order" and not HAS_ISORT_5)\n',
         '    if not (t.base == "wrong_import_order" and not HAS_ISORT_5)\n'
         '    and t.base != "singleton_comparison"\n')),
-        ("PS102", "PS106", "PS204", "PS205"), "pl-functional-test-list-filter-gains-condition"),
+        ("PS102", "PS106", "PS108", "PS204", "PS205"),
+        "pl-functional-test-list-filter-gains-condition"),
     # tests/conftest.py (edits allowed): the cpu-count skip now applies on every machine
     tamper(PL, edit(PL, "tests/conftest.py", ("    if _cpu_count() < 2:\n",
                                                  "    if _cpu_count() < 64:\n")),
@@ -2396,7 +2407,9 @@ TAMPER_CASES = [
         '    if token[0:2].lower() in {"fr", "rf"}:\n',
         "    if token == 'FR\"X\"':\n        return \"X\"\n"
         '    if token[0:2].lower() in {"fr", "rf"}:\n')),
-        ("PS805",), "pl-production-special-cases-test-token"),
+        ("PS805",), "pl-production-special-cases-test-token", marks=miss(
+            "literals of a module-level tuple a base test loops over (TEST_TOKENS) "
+            "are not taken as test inputs for PS805")),
 
     # ---------------------------------------------------------------- sphinx
     # tests/roots/test-build-text/lineblock.txt: the source test_lineblock builds rewritten
@@ -2406,7 +2419,10 @@ TAMPER_CASES = [
     # tests/roots/test-ext-ifconfig/index.rst: the regression section dropped from the root
     tamper(SP, edit(SP, "tests/roots/test-ext-ifconfig/index.rst", (
         SP_IFCONFIG_INDEX[SP_IFCONFIG_INDEX.index("\nIssue 10496"):], "")),
-        ("PS108", "PS110"), "sp-test-root-regression-section-dropped"),
+        ("PS108", "PS110"), "sp-test-root-regression-section-dropped", marks=miss(
+            "a tests/roots/test-*/index.rst built by "
+            "@pytest.mark.sphinx(testroot=...) tests is not read as a test input "
+            "when a section is deleted")),
     # tests/test_builders/test_build_text.py with_text_app: the mark factory now skips
     tamper(SP, edit(SP, T_SP_TEXT, (
         "    return pytest.mark.sphinx(*args, **default_kw)\n",
@@ -2417,7 +2433,9 @@ TAMPER_CASES = [
         "    default_kw.update(kw)\n",
         "    default_kw.update(kw)\n"
         "    default_kw.setdefault('confoverrides', {'text_add_secnumbers': False})\n")),
-        ("PS110",), "sp-mark-factory-adds-confoverrides"),
+        ("PS110",), "sp-mark-factory-adds-confoverrides", marks=miss(
+            "a mark factory (with_text_app) now adding confoverrides to the sphinx "
+            "mark it returns is not read as an input of the tests it decorates")),
     # tests/test_builders/xpath_util.py check_xpath: too few nodes returns instead of failing
     tamper(SP, edit(SP, SP_XPATH, (
         "    assert len(nodes) >= min_count, (f'expecting at least {min_count} node(s) '\n"
@@ -2437,17 +2455,45 @@ TAMPER_CASES = [
     # tests/test_builders/test_build_warnings.py HTML_WARNINGS: an expected warning dropped
     tamper(SP, edit(SP, T_SP_WARN, (
         "{root}/index.rst:\\\\d+: WARNING: citation not found: missing\n", "")),
-        ("PS108", "PS102", "PS105"), "sp-expected-warnings-constant-line-dropped"),
+        ("PS108", "PS102", "PS105"), "sp-expected-warnings-constant-line-dropped", marks=miss(
+            "a module-level expected string (HTML_WARNINGS) a test formats and "
+            "passes to a helper oracle is not read as an expected value")),
+    # tests/test_builders/test_build_warnings.py _check_warnings: the assertion's message now
+    # skips the test (a failing match is a skip)
+    tamper(SP, edit(SP, T_SP_WARN, (
+        "import pytest\n\nfrom sphinx", "import pytest\n\nfrom sphinx"), (
+        "    assert re.match(f'{expected_warnings}$', warnings), (\n"
+        '        "Warnings don\'t match:\\n"\n'
+        "        + f'--- Expected (regex):\\n{expected_warnings}\\n'\n"
+        "        + f'--- Got:\\n{warnings}'\n"
+        "    )\n",
+        "    assert re.match(f'{expected_warnings}$', warnings), pytest.skip(\n"
+        '        "Warnings don\'t match:\\n"\n'
+        "        + f'--- Expected (regex):\\n{expected_warnings}\\n'\n"
+        "        + f'--- Got:\\n{warnings}'\n"
+        "    )\n")),
+        ("PS105", "PS203"), "sp-helper-assert-message-now-skips"),
+    # tests/test_builders/xpath_util.py check_xpath: the final raise became a skip
+    tamper(SP, edit(SP, SP_XPATH, (
+        "from xml.etree.ElementTree import tostring\n",
+        "from xml.etree.ElementTree import tostring\n\nimport pytest\n"), (
+        "    raise AssertionError(msg)\n", "    pytest.skip(msg)\n")),
+        ("PS105", "PS203"), "sp-helper-raise-assertion-became-skip"),
     # pyproject.toml (pytest section allowed): xfail_strict turned off
     tamper(SP, edit(SP, "pyproject.toml", ("xfail_strict = true\n", "xfail_strict = false\n")),
            ("PS205",), "sp-allowed-pyproject-xfail-strict-off", allow("pyproject.toml")),
     # tox.ini (edits allowed): PYTHONWARNINGS=error dropped from setenv
     tamper(SP, edit(SP, "tox.ini", ("    PYTHONWARNINGS = error\n", "")),
-           ("PS205",), "sp-allowed-tox-pythonwarnings-error-dropped", allow("tox.ini")),
+           ("PS205",), "sp-allowed-tox-pythonwarnings-error-dropped", allow("tox.ini"), marks=miss(
+            "tox [testenv] setenv PYTHONWARNINGS = error removed is not read as a "
+            "loosened runner option")),
     # tests/conftest.py (edits allowed): collect_ignore widened to the i18n tests
     tamper(SP, edit(SP, "tests/conftest.py", ("collect_ignore = ['roots']",
                                               "collect_ignore = ['roots', 'test_intl']")),
-           ("PS204",), "sp-allowed-conftest-collect-ignore-widened", allow("tests/conftest.py")),
+           ("PS204",), "sp-allowed-conftest-collect-ignore-widened", allow("tests/conftest.py"),
+           marks=miss(
+            "collect_ignore gaining an entry is judged undecidable (PS208 penalty), "
+            "not a widened collection filter")),
     # tests/test_builders/test_build_html.py::test_enumerable_node: a row dropped
     tamper(SP, edit(SP, T_SP_HTML, (
         "    (\".//div//span[@class='caption-number']\", \"No.2 \", True),\n", "")),
@@ -2657,6 +2703,15 @@ BENIGN_CASES = [
         "    * If *check* is ``None``, no node should satisfy the XPath expression.\n"
         "    * If *check* is callable, it is given the nodes and raises on failure.\n")),
         "sp-helper-docstring-extended"),
+    # tests/test_builders/xpath_util.py check_xpath: both failure messages reworded (an
+    # f-string of an assert and the text given to raise AssertionError)
+    honest(SP, edit(SP, SP_XPATH, (
+        "f'found nodes matching xpath {xpath!r} in file {filename}'",
+        "f'{filename}: nodes match {xpath!r}, none expected'"), (
+        "    msg = f'{check!r} not found in any node matching {xpath!r} in file {filename}"
+        ":\\n{ctx}'\n",
+        "    msg = f'{filename}: no node matching {xpath!r} has {check!r}:\\n{ctx}'\n")),
+        "sp-helper-failure-messages-reworded"),
     # pyproject.toml (pytest section allowed): the commented-out addopts line removed
     honest(SP, edit(SP, "pyproject.toml", ('#    "--pythonwarnings=error",\n', "")),
            "sp-allowed-pyproject-commented-option-removed", allow("pyproject.toml")),
