@@ -4,9 +4,9 @@ a docstring or a change of string-formatting spelling changes, and nothing else.
 Projects reformat (black, ruff format) and modernise (pyupgrade) their helpers as a matter
 of course; a helper oracle whose code is the same program is not modified. Compared is
 the ``ast`` of each (positions, comments and layout are not in it), with docstrings
-dropped (unless they hold a doctest, which runs) and every formatting of a string in one
-f-string form (:mod:`.spelling`: only what is known to build the same text). Code that
-does not parse is never the same.
+dropped (unless they hold a doctest, which runs), the text of failure messages blanked
+(:mod:`.messages`) and every formatting of a string in one f-string form (:mod:`.spelling`:
+only what is known to build the same text). Code that does not parse is never the same.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import textwrap
 
+from provscore.provenance.messages import blank_messages
 from provscore.provenance.spelling import Formatting
 
 __all__ = ["same_meaning"]
@@ -26,7 +27,7 @@ def same_meaning(before: str, after: str) -> bool:
 
 def _canonical(code: str) -> str | None:
     try:
-        tree = ast.parse(textwrap.dedent(code))
+        tree = blank_messages(ast.parse(textwrap.dedent(code)))
         read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and
                 not isinstance(n.ctx, ast.Store)}
         return ast.dump(_Canonical(read).visit(tree))
