@@ -46,7 +46,7 @@ def _init(cls: type, fields: tuple[Field[Any], ...], frozen: bool) -> Callable[.
     factories, ``init=False`` fields set from their default, ``__post_init__`` last."""
     params, body = ["self"], []
     scope: dict[str, object] = {"_HAS_FACTORY": _HAS_FACTORY, "_set": object.__setattr__}
-    after_default = ""
+    after_default = False
     for f in fields:
         name, value = f.name, f.name
         if f.default is not MISSING:
@@ -56,11 +56,11 @@ def _init(cls: type, fields: tuple[Field[Any], ...], frozen: bool) -> Callable[.
         if f.init:
             if f.default is not MISSING:
                 params.append(f"{name}=_dflt_{name}")
-                after_default = name
+                after_default = True
             elif f.default_factory is not MISSING:
                 params.append(f"{name}=_HAS_FACTORY")
                 value = f"_fact_{name}() if {name} is _HAS_FACTORY else {name}"
-                after_default = name
+                after_default = True
             elif after_default:
                 raise TypeError(f"non-default argument {name!r} follows default argument")
             else:
@@ -104,10 +104,12 @@ def _hash(hashed: Callable[[object], tuple[object, ...]]) -> Callable[[object], 
     return __hash__
 
 
-def _frozen(cls: type, names: frozenset[str]) -> dict[str, object]:
+def _frozen(cls: type, fields: tuple[Field[Any], ...]) -> dict[str, object]:
     """``FrozenInstanceError`` on assignment or deletion, as a frozen dataclass raises it;
     and, for slotted classes, pickling that sets fields without ``__setattr__``."""
     owner: Any = cls  # the class built (with slots, not the one the body defined)
+    ordered = tuple(f.name for f in fields)
+    names = frozenset(ordered)
 
     def __setattr__(self: Any, name: str, value: object) -> None:
         if type(self) is cls or name in names:
@@ -121,8 +123,6 @@ def _frozen(cls: type, names: frozenset[str]) -> dict[str, object]:
 
     methods: dict[str, object] = {"__setattr__": __setattr__, "__delattr__": __delattr__}
     if "__slots__" in cls.__dict__ and "__getstate__" not in cls.__dict__:
-        ordered = tuple(f.name for f in dataclasses.fields(cls))
-
         def __getstate__(self: object) -> list[object]:
             return [getattr(self, n) for n in ordered]
 
@@ -174,7 +174,7 @@ def _build(cls: _T, frozen: bool, slots: bool) -> _T:
         hashed = tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash))
         methods["__hash__"] = _hash(_values(hashed)) if frozen else None
     if frozen:
-        methods.update(_frozen(built, frozenset(f.name for f in fields)))
+        methods.update(_frozen(built, fields))
     for name, method in methods.items():
         setattr(built, name, method)
     return built
