@@ -201,3 +201,22 @@ def test_a_helper_docstring_is_no_literal_but_its_doctest_is(repo: GitRepo) -> N
     repo.commit({T: doctest})
     edited = static(repo, {T: doctest.replace(">>> check(1)", ">>> check(2)")})
     assert [h.status.value for h in edited.provenance.helpers] == ["modified"]
+
+
+def test_similarity_is_computed_only_where_it_can_pair() -> None:
+    """The cheap bounds that skip a full ratio never change what a full ratio decides:
+    over real-looking check texts, the gated ratio is the ratio when it reaches the bar
+    and None exactly when it does not."""
+    import difflib
+    import itertools
+
+    from provscore.provenance.match import _ratio_at_least
+
+    checks = ["assert f(x) == 1", "assert f(x) == 2", "assert g(y) != 1",
+              "self.assertEqual(parse('a b'), ['a', 'b'])", "assert f(x)==1",
+              "assert result == Matrix([[1, 2], [3, 4]])" * 3, "assert x", "",
+              "assert raises(ValueError, lambda: f(-1))", "assert 1 == f(x)"]
+    for a, b in itertools.product(checks, repeat=2):
+        full = difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+        for least in (0.5, 0.9):
+            assert _ratio_at_least(a, b, least) == (full if full >= least else None), (a, b)

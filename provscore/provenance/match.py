@@ -203,28 +203,46 @@ def classify_items(pairs: Sequence[FilePair], idmap: dict[str, str], strength: S
     return with_moved_loop_values(result)
 
 
+def _ratio_at_least(a: str, b: str, least: float) -> float | None:
+    """``SequenceMatcher(None, a, b).ratio()`` when it is at least ``least``, else None,
+    rejected on its cheap upper bounds first (a full ratio of two long checks costs
+    milliseconds, and most pairs of a test's changed checks are far apart)."""
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    if matcher.real_quick_ratio() < least or matcher.quick_ratio() < least:
+        return None
+    ratio = matcher.ratio()
+    return ratio if ratio >= least else None
+
+
 def _pair_by_similarity(olds: list[EvidenceItem], news: list[EvidenceItem], *, rows: bool
                         ) -> list[tuple[EvidenceItem | None, EvidenceItem | None]]:
-    """Greedy pairing, most similar first; dissimilar leftovers stay unpaired."""
+    """Greedy pairing, most similar first; dissimilar leftovers stay unpaired. The
+    similarity of two items is their code's ``SequenceMatcher`` ratio, computed only for
+    pairs that may pair (it orders them)."""
     scored: list[tuple[float, int, int]] = []
     for i, a in enumerate(olds):
         for j, b in enumerate(news):
-            ratio = difflib.SequenceMatcher(None, a.code, b.code, autojunk=False).ratio()
+            ratio: float | None = None
             same_kind = a.kind is b.kind
             oa, ob = a.shape.operands, b.shape.operands
             same_subject = bool(a.shape.subject) and a.shape.subject == b.shape.subject
-            same_expected = len(oa) > 1 and oa[1:] == ob[1:]
             if rows:
                 # A removed row and an added row are one changed row only when they look alike.
-                pairable = ratio >= 0.5
+                ratio = _ratio_at_least(a.code, b.code, 0.5)
+                pairable = ratio is not None
             else:
                 # Two checks are one modified check when they test the same thing, or the
                 # same pieces rearranged (`f(x) == y` → `f(y) == x`).
                 pairable = same_subject or (same_kind and (
-                    same_expected or ratio >= 0.9 or sorted(a.code) == sorted(b.code)))
-                if same_kind and not pairable and loop_renamed(a, b):
-                    pairable, ratio = True, 1.0  # the same check, its loop variables renamed
+                    (len(oa) > 1 and oa[1:] == ob[1:]) or sorted(a.code) == sorted(b.code)))
+                if same_kind and not pairable:
+                    ratio = _ratio_at_least(a.code, b.code, 0.9)
+                    pairable = ratio is not None
+                    if not pairable and loop_renamed(a, b):
+                        pairable, ratio = True, 1.0  # the same check, its loop variables renamed
             if pairable:
+                if ratio is None:
+                    ratio = difflib.SequenceMatcher(None, a.code, b.code, autojunk=False).ratio()
                 scored.append((ratio + same_kind + same_subject, i, j))
     scored.sort(key=lambda t: (-t[0], t[1], t[2]))
     used_i: set[int] = set()
