@@ -16,7 +16,7 @@ from tests_support import GitRepo
 
 from provscore.callgraph.build import graph_at, tree_blobs
 from provscore.callgraph.cache import SummaryCache
-from provscore.callgraph.exports import ExportTables
+from provscore.callgraph.exports import EXPORTS_FORMAT, ExportTables
 from provscore.callgraph.graph import CallGraph
 from provscore.callgraph.modules import ModuleIndex
 from provscore.callgraph.overlay import overlay_graph
@@ -177,14 +177,43 @@ def test_a_callers_record_keeps_what_can_bind_and_what_it_read() -> None:
     tables = ExportTables(None, "base", modules, index)
     record = tables.sites("lib", "again")
     assert record is not None
-    reads, sites = record
-    assert reads == {"lib", "app"}  # local is lib's, run is app's; the callee is not read
+    always, quiet = record
     again = next(i for i, s in enumerate(modules["lib"].scopes) if s.qualname == "again")
-    # h(handler) passes no function (handler is None): nothing to replay for it
-    assert [(kind, i, ref) for kind, i, ref, _ in sites] == [("call", again, "h"),
-                                                            ("call", again, "h")]
-    assert tables.sites("user", "use") == (frozenset({"user"}), ())  # passes no function
+    # the calls passing a function are always replayed, in their order among the sites
+    assert [(n, kind, i, ref) for n, (kind, i, ref, _) in always] == [(0, "call", again, "h"),
+                                                                    (2, "call", again, "h")]
+    # h(handler) passes no function (handler is None): replayed only when what resolving
+    # its argument read changes (local is lib's, handler is app's; the callee is not read)
+    assert [(reads, [(n, ref) for n, (_, _, ref, _) in sites]) for reads, sites in quiet] == \
+        [(frozenset({"lib", "app"}), [(1, "h")])]
+    assert tables.sites("user", "use") == ((), ())  # calls nothing with an argument
     assert tables.sites("pkg.gone", "x") is None
+
+
+def test_stored_records_are_read_when_asked_and_kept_when_saved(tmp_path: Path) -> None:
+    """A module's row of records is checked a caller at a time: asking about one caller
+    and saving keeps the others as stored, and a record that does not read is computed
+    again (never trusted), the rest of its row untouched."""
+    modules, index = _by_module(_summaries(CHAIN))
+    db = tmp_path / "callgraph.sqlite"
+    first = ExportTables(SummaryCache(db), "base", modules, index)
+    local = first.sites("lib", "local")
+    again = first.sites("lib", "again")
+    first.save()
+    second = ExportTables(SummaryCache(db), "base", modules, index)
+    assert second.sites("lib", "again") == again and second.computed == 0
+    second.sites("lib", "missing")  # a caller the row lacks: computed, the row dirty
+    second.save()
+    cache = SummaryCache(db)
+    row = cache.get_exports("base", "sites:lib")
+    assert isinstance(row, tuple)
+    fmt, entries = row
+    assert fmt == EXPORTS_FORMAT and [q for q, _ in entries] == ["again", "local", "missing"]
+    broken = tuple((q, ("not", "a record") if q == "local" else e) for q, e in entries)
+    cache.put_exports("base", "sites:lib", (EXPORTS_FORMAT, broken))
+    third = ExportTables(SummaryCache(db), "base", modules, index)
+    assert third.sites("lib", "local") == local and third.computed == 1
+    assert third.sites("lib", "again") == again and third.computed == 1
 
 
 def test_a_fresh_record_spares_reading_the_callers_module(tmp_path: Path) -> None:
@@ -240,7 +269,7 @@ def test_export_tables_are_stored_with_the_base_graph(repo: GitRepo, tmp_path: P
     first = graph_at(git, "HEAD", CONFIG, cache, overlay=post, base=base)
     key = graph_key(cache.version, CONFIG, tree_blobs(git, "HEAD"))
     row = cache.get_exports(key, "pkg.sub")
-    assert isinstance(row, tuple) and row[0] == 1
+    assert isinstance(row, tuple) and row[0] == EXPORTS_FORMAT
     assert [name for name, _ in row[1]] == ["f", "h"]
     # Another process: the entries come from the cache, the graph is the same.
     again = SummaryCache(tmp_path / "callgraph.sqlite")

@@ -32,13 +32,17 @@ from provscore.callgraph.resolve import _MAX_DEPTH, Binding, Namespaces, Value
 from provscore.callgraph.summary import FileSummary
 
 #: The layout of an export row; a row of another layout is recomputed.
-EXPORTS_FORMAT = 1
+EXPORTS_FORMAT = 2
 #: (values, modules read, span); None: not a function of the modules it read.
 Entry = tuple[frozenset[Value], frozenset[str], int] | None
 #: A call site or decorator to replay: ("call", scope, ref, args) | ("dec", child, ref, ()).
 Site = tuple[str, int, str, tuple[tuple[str, str], ...]]
-#: Of one caller node: (modules read, what to replay); None: replay every call site.
-Sites = tuple[frozenset[str], tuple[Site, ...]] | None
+#: A site and its place among the caller's sites (replays keep the order a full one has).
+Placed = tuple[int, Site]
+#: Of one caller node: the sites always replayed (they may bind), and groups of sites
+#: that bound nothing at base, each with the modules its resolution read (replayed only
+#: when one of those is changed); None: replay every call site.
+Sites = tuple[tuple[Placed, ...], tuple[tuple[frozenset[str], tuple[Placed, ...]], ...]] | None
 _SITES = "sites:"  # the row of a module's call sites (module names hold no colon)
 
 
@@ -97,26 +101,39 @@ class _Recording(Namespaces):
 
     def sites(self, mod: str, qual: str) -> Sites:
         """What replaying the call sites of node ``mod:qual`` can bind: the decorators of
-        its children and its calls with an argument that resolves to a function (the
+        its children and its calls with an argument, each judged on its own. One that
+        resolves to a function, or whose resolution depended on more than the modules it
+        read (a bound parameter, a cycle, the depth limit), is always replayed; one that
+        does not is replayed only when a module its resolution read is changed (the
         others bind nothing, whatever they call)."""
         self._begin()
         if mod not in self.reads:
             return None
         scopes = self.reads[mod].scopes
-        items: list[Site] = []
+        always: list[Placed] = []
+        quiet: dict[frozenset[str], list[Placed]] = {}
+
+        def judge(site: Site, scope: int, refs: Iterable[str]) -> None:
+            self._begin()  # each site on its own: no memo of another hides what it read
+            placed = (len(always) + sum(map(len, quiet.values())), site)
+            if any(_has_function(self, self.resolve(mod, scope, r)) for r in refs) \
+                    or self.unsure:
+                always.append(placed)
+            else:
+                quiet.setdefault(frozenset(self.reads.read), []).append(placed)
+
         for i, s in enumerate(scopes):
             if s.qualname != qual:
                 continue
             for j, child in enumerate(scopes):
                 if child.parent == i:
-                    items += [("dec", j, dec, ()) for dec in child.decorators
-                              if _has_function(self, self.resolve(mod, i, dec))]
-            items += [("call", i, ref, args) for _line, ref, args in s.calls
-                      if args and any(_has_function(self, self.resolve(mod, i, a))
-                                      for _, a in args)]
-        if self.unsure:
-            return None
-        return frozenset(self.reads.read), tuple(items)
+                    for dec in child.decorators:
+                        judge(("dec", j, dec, ()), i, (dec,))
+            for _line, ref, args in s.calls:
+                if args:
+                    judge(("call", i, ref, args), i, [a for _, a in args])
+        return tuple(always), tuple(sorted((reads, tuple(sites))
+                                           for reads, sites in quiet.items()))
 
     def table(self, mod: str, i: int) -> dict[str, list[Binding]]:
         self.reads.read.add(mod)
@@ -174,6 +191,9 @@ class ExportTables:
         self.cache, self.key = cache, key
         self._resolver = _Recording(base, index)
         self._rows: dict[str, dict[str, Any]] = {}
+        # Call-site records as stored, checked when their caller is first asked about (a
+        # module's row holds every caller ever asked; a patch asks about a few of them)
+        self._stored_sites: dict[str, dict[str, Any]] = {}
         self._dirty: set[str] = set()
         self.computed = 0  # entries resolved here (the rest came from the cache)
 
@@ -193,11 +213,16 @@ class ExportTables:
         return got
 
     def sites(self, mod: str, qual: str) -> Sites:
-        row = self._row(_SITES + mod)
+        row_key = _SITES + mod
+        row = self._row(row_key)
         if qual not in row:
-            row[qual] = self._resolver.sites(mod, qual)
-            self._dirty.add(_SITES + mod)
-            self.computed += 1
+            stored = self._stored_sites.get(row_key, {})
+            try:
+                row[qual] = _read_record(stored.pop(qual))
+            except (KeyError, TypeError, ValueError, IndexError):  # absent, or does not read
+                row[qual] = self._resolver.sites(mod, qual)
+                self._dirty.add(row_key)
+                self.computed += 1
         got: Sites = row[qual]
         return got
 
@@ -210,11 +235,8 @@ class ExportTables:
             if fmt != EXPORTS_FORMAT:
                 raise ValueError(fmt)
             if row_key.startswith(_SITES):
-                return {str(qual): None if e is None else
-                        (frozenset(str(m) for m in e[0]),
-                         tuple((str(k), int(i), str(ref), tuple((str(a), str(b)) for a, b in args))
-                               for k, i, ref, args in e[1]))
-                        for qual, e in entries}
+                self._stored_sites[row_key] = {str(qual): e for qual, e in entries}
+                return {}
             return {str(name): None if e is None else
                     (frozenset(tuple(str(x) for x in v) for v in e[0]),
                      frozenset(str(m) for m in e[1]), int(e[2]))
@@ -228,11 +250,26 @@ class ExportTables:
         for row_key in sorted(self._dirty):
             sites = row_key.startswith(_SITES)
             entries = tuple(sorted(
-                (name, None if e is None else (tuple(sorted(e[0])), e[1]) if sites else
-                 (tuple(sorted(e[0])), tuple(sorted(e[1])), e[2]))
-                for name, e in self._rows[row_key].items()))
+                [(name, None if e is None else
+                  (e[0], tuple((tuple(sorted(reads)), group) for reads, group in e[1])) if sites
+                  else (tuple(sorted(e[0])), tuple(sorted(e[1])), e[2]))
+                 for name, e in self._rows[row_key].items()]
+                + list(self._stored_sites.get(row_key, {}).items())))
             self.cache.put_exports(self.key, row_key, (EXPORTS_FORMAT, entries))
         self._dirty.clear()
+
+
+def _read_record(e: Any) -> Sites:
+    if e is None:
+        return None
+    always, quiet = e
+    return _read_sites(always), tuple((frozenset(str(m) for m in reads), _read_sites(sites))
+                                      for reads, sites in quiet)
+
+
+def _read_sites(rec: Any) -> tuple[Placed, ...]:
+    return tuple((int(n), (str(k), int(i), str(ref), tuple((str(a), str(b)) for a, b in args)))
+                 for n, (k, i, ref, args) in rec)
 
 
 class StoredNamespaces(Namespaces):

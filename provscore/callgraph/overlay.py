@@ -403,19 +403,22 @@ def _bind_again(ns: Namespaces, edges: EdgeWriter, tree: _ScopeTree, callers: li
 def _replay_stored(ns: Namespaces, edges: EdgeWriter, name: str,
                    wanted: Callable[[Value], bool]) -> bool:
     """Replay only what the base's record of caller ``name`` says can bind (its
-    decorators and calls that pass a function), when the record is fresh for this
-    patch: the other call sites bind nothing, so neither they nor (when nothing is left)
-    the caller's module are read. False: no fresh record, replay every call site."""
+    decorators and calls that may pass a function, and those whose resolution read a
+    changed module): the other call sites bind nothing, so neither they nor (when
+    nothing is left) the caller's module are read. False: no record, or the caller's
+    module is changed or re-read; replay every call site."""
     if not isinstance(ns, StoredNamespaces) or ns.exports is None:
         return False
     mod, _, qual = name.partition(":")
     if mod in ns.stale:
         return False
     record = ns.exports.sites(mod, qual)
-    if record is None or record[0] & ns.stale:
+    if record is None:
         return False
     ns.replayed += 1
-    for kind, i, ref, args in record[1]:
+    always, quiet = record
+    stale = [site for reads, sites in quiet if reads & ns.stale for site in sites]
+    for _, (kind, i, ref, args) in sorted(always + tuple(stale)) if stale else always:
         scopes = ns.modules[mod].scopes
         if kind == "dec":
             decorator_edges(ns, edges, mod, i, name, node_name(mod, scopes[i].qualname), ref)
