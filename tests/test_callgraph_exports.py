@@ -180,12 +180,16 @@ def test_a_callers_record_keeps_what_can_bind_and_what_it_read() -> None:
     always, quiet = record
     again = next(i for i, s in enumerate(modules["lib"].scopes) if s.qualname == "again")
     # the calls passing a function are always replayed, in their order among the sites
-    assert [(n, kind, i, ref) for n, (kind, i, ref, _) in always] == [(0, "call", again, "h"),
-                                                                    (2, "call", again, "h")]
+    assert [(n, kind, i, ref) for n, (kind, i, ref, _), _ in always] == [
+        (0, "call", again, "h"), (2, "call", again, "h")]
+    # with what their callee resolved to at base, and what that read
+    h = next(i for i, s in enumerate(modules["pkg.impl"].scopes) if s.qualname == "h")
+    assert {callee for _, _, callee in always} == {
+        (frozenset({("S", "pkg.impl", str(h))}), frozenset({"lib", "pkg.impl"}))}
     # h(handler) passes no function (handler is None): replayed only when what resolving
     # its argument read changes (local is lib's, handler is app's; the callee is not read)
-    assert [(reads, [(n, ref) for n, (_, _, ref, _) in sites]) for reads, sites in quiet] == \
-        [(frozenset({"lib", "app"}), [(1, "h")])]
+    assert [(reads, [(n, ref, callee) for n, (_, _, ref, _), callee in sites])
+            for reads, sites in quiet] == [(frozenset({"lib", "app"}), [(1, "h", None)])]
     assert tables.sites("user", "use") == ((), ())  # calls nothing with an argument
     assert tables.sites("pkg.gone", "x") is None
 

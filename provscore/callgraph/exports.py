@@ -32,13 +32,18 @@ from provscore.callgraph.resolve import _MAX_DEPTH, Binding, Namespaces, Value
 from provscore.callgraph.summary import FileSummary
 
 #: The layout of an export row; a row of another layout is recomputed.
-EXPORTS_FORMAT = 2
+EXPORTS_FORMAT = 3
 #: (values, modules read, span); None: not a function of the modules it read.
 Entry = tuple[frozenset[Value], frozenset[str], int] | None
 #: A call site or decorator to replay: ("call", scope, ref, args) | ("dec", child, ref, ()).
 Site = tuple[str, int, str, tuple[tuple[str, str], ...]]
-#: A site and its place among the caller's sites (replays keep the order a full one has).
-Placed = tuple[int, Site]
+#: What a call site's callee resolved to at base and every module that read: the replay
+#: of a caller uses it to pass over a call whose callee it cannot want (None: unsure, or
+#: not kept for the site).
+Callee = tuple[frozenset[Value], frozenset[str]] | None
+#: A site, its place among the caller's sites (replays keep the order a full one has),
+#: and its callee.
+Placed = tuple[int, Site, Callee]
 #: Of one caller node: the sites always replayed (they may bind), and groups of sites
 #: that bound nothing at base, each with the modules its resolution read (replayed only
 #: when one of those is changed); None: replay every call site.
@@ -115,12 +120,17 @@ class _Recording(Namespaces):
 
         def judge(site: Site, scope: int, refs: Iterable[str]) -> None:
             self._begin()  # each site on its own: no memo of another hides what it read
-            placed = (len(always) + sum(map(len, quiet.values())), site)
+            n = len(always) + sum(map(len, quiet.values()))
             if any(_has_function(self, self.resolve(mod, scope, r)) for r in refs) \
                     or self.unsure:
-                always.append(placed)
+                callee: Callee = None
+                if site[0] == "call":
+                    self._begin()
+                    values = frozenset(self.resolve(mod, scope, site[2]))
+                    callee = None if self.unsure else (values, frozenset(self.reads.read))
+                always.append((n, site, callee))
             else:
-                quiet.setdefault(frozenset(self.reads.read), []).append(placed)
+                quiet.setdefault(frozenset(self.reads.read), []).append((n, site, None))
 
         for i, s in enumerate(scopes):
             if s.qualname != qual:
@@ -251,7 +261,8 @@ class ExportTables:
             sites = row_key.startswith(_SITES)
             entries = tuple(sorted(
                 [(name, None if e is None else
-                  (e[0], tuple((tuple(sorted(reads)), group) for reads, group in e[1])) if sites
+                  (_stored_sites(e[0]), tuple((tuple(sorted(reads)), _stored_sites(group))
+                                            for reads, group in e[1])) if sites
                   else (tuple(sorted(e[0])), tuple(sorted(e[1])), e[2]))
                  for name, e in self._rows[row_key].items()]
                 + list(self._stored_sites.get(row_key, {}).items())))
@@ -268,8 +279,17 @@ def _read_record(e: Any) -> Sites:
 
 
 def _read_sites(rec: Any) -> tuple[Placed, ...]:
-    return tuple((int(n), (str(k), int(i), str(ref), tuple((str(a), str(b)) for a, b in args)))
-                 for n, (k, i, ref, args) in rec)
+    return tuple((int(n), (str(k), int(i), str(ref), tuple((str(a), str(b)) for a, b in args)),
+                  None if callee is None else
+                  (frozenset(tuple(str(x) for x in v) for v in callee[0]),
+                   frozenset(str(m) for m in callee[1])))
+                 for n, (k, i, ref, args), callee in rec)
+
+
+def _stored_sites(sites: tuple[Placed, ...]) -> tuple[object, ...]:
+    return tuple((n, site, None if callee is None else
+                  (tuple(sorted(callee[0])), tuple(sorted(callee[1]))))
+                 for n, site, callee in sites)
 
 
 class StoredNamespaces(Namespaces):

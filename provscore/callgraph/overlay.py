@@ -418,10 +418,15 @@ def _replay_stored(ns: Namespaces, edges: EdgeWriter, name: str,
     ns.replayed += 1
     always, quiet = record
     stale = [site for reads, sites in quiet if reads & ns.stale for site in sites]
-    for _, (kind, i, ref, args) in sorted(always + tuple(stale)) if stale else always:
-        scopes = ns.modules[mod].scopes
+    for _, (kind, i, ref, args), at_base in sorted(always + tuple(stale)) if stale else always:
         if kind == "dec":
-            decorator_edges(ns, edges, mod, i, name, node_name(mod, scopes[i].qualname), ref)
+            node = node_name(mod, ns.modules[mod].scopes[i].qualname)
+            decorator_edges(ns, edges, mod, i, name, node, ref)
+            continue
+        # A callee that resolves as at base (nothing it read changed) and holds nothing
+        # wanted binds nothing: neither it nor the caller's module is read again.
+        if at_base is not None and not at_base[1] & ns.stale and \
+                not any(wanted(v) for v in at_base[0]):
             continue
         callee = ns.resolve(mod, i, ref)
         if any(wanted(v) for v in callee):
