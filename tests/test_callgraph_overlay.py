@@ -328,3 +328,36 @@ def test_graph_at_rereads_only_the_changed_files(repo: GitRepo, tmp_path: Path) 
     assert post.graph.has_edge("pkg.other:each", "pkg.user:triple")
     full = graph_at(git, "HEAD", CONFIG, SummaryCache(), overlay=post_images)
     assert _view(post) == _view(full)
+
+
+def test_a_stored_graph_row_round_trips_through_marshal_and_refuses_what_is_malformed() -> None:
+    """The row is what marshal keeps (columns, a dict of edges per node): read back it is
+    the same graph; a row whose columns disagree, whose edge leaves the nodes or names an
+    unknown kind, or whose node names repeat, is refused (the caller rebuilds)."""
+    import marshal
+
+    from provscore.callgraph.stored import GRAPH_FORMAT
+
+    base = _full(_summaries(PROGRAM))
+    record = to_record(base)
+    loaded = from_record(marshal.loads(marshal.dumps(record)),  # type: ignore[arg-type]
+                         base.scopes_by_path)
+    assert _view(loaded) == _view(base)
+    assert loaded.graph.number_of_edges() == base.graph.number_of_edges() > 0
+    names, kinds, paths, starts, ends, kind_names, succ = base.graph.columns()
+    source = next(i for i, d in enumerate(succ) if d)
+    bad_edges = [dict(d) for d in succ]
+    bad_edges[source][len(names)] = 0  # a target past the last node
+    bad_kind = [dict(d) for d in succ]
+    bad_kind[source][next(iter(bad_kind[source]))] = len(kind_names)
+    bad_key = [dict(d) for d in succ]
+    bad_key[source]["x"] = 0  # type: ignore[index]
+    for columns in [(names, kinds, paths, starts, ends, kind_names, tuple(bad_edges)),
+                    (names, kinds, paths, starts, ends, kind_names, tuple(bad_kind)),
+                    (names, kinds, paths, starts, ends, kind_names, tuple(bad_key)),
+                    (names, kinds[:-1], paths, starts, ends, kind_names, succ),
+                    ((names[1], *names[1:]), kinds, paths, starts, ends, kind_names, succ)]:
+        with pytest.raises(ValueError):
+            from_record((GRAPH_FORMAT, columns, *record[2:]), base.scopes_by_path)
+    with pytest.raises(ValueError, match="another graph row format"):
+        from_record((GRAPH_FORMAT - 1, *record[1:]), base.scopes_by_path)

@@ -14,6 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+#: A graph as plain columns: names, kinds, paths, start and end lines of the nodes, the
+#: edge kind names, and per node its ``{target index: kind code}``.
+Columns = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[int, ...],
+                tuple[int, ...], tuple[str, ...], tuple[dict[int, int], ...]]
+
 
 class Digraph:
     """Nodes (name, kind, path, start line, end line) and edges (source, target, kind)."""
@@ -78,31 +83,41 @@ class Digraph:
         self._edges -= 1
         self._pred = None
 
+    def columns(self) -> Columns:
+        """The graph as plain columns (names, kinds, paths, starts, ends, kind names, and
+        per node its ``{target: kind code}``): what :meth:`from_columns` reads back, and
+        what ``marshal`` loads without a Python loop over the edges."""
+        return (tuple(self.names), tuple(self._kind), tuple(self._path), tuple(self._start),
+                tuple(self._end), tuple(self._kinds), tuple(self._succ))
+
     @classmethod
-    def from_rows(cls, nodes: Iterable[tuple[str, str, str, int, int]], kinds: Iterable[str],
-                  edges: Sequence[int]) -> Digraph:
-        """The graph of :meth:`node_row` rows and a flat (source, target, kind code) list."""
-        g = cls()
-        for name, kind, path, start, end in nodes:
-            g._index[name] = len(g.names)
-            g.names.append(name)
-            g._kind.append(kind)
-            g._path.append(path)
-            g._start.append(start)
-            g._end.append(end)
-        if len(g._index) != len(g.names):
-            raise ValueError("duplicate node names")
-        g._kinds = list(kinds)
-        g._kind_code = {k: i for i, k in enumerate(g._kinds)}
-        succ: list[dict[int, int]] = [{} for _ in g.names]
-        g._succ = succ
-        us, vs, ks = edges[0::3], edges[1::3], edges[2::3]
-        if len(edges) % 3 or (edges and (min(edges) < 0 or max(max(us), max(vs)) >= len(succ)
-                                         or max(ks) >= len(g._kinds))):
-            raise ValueError("edge out of range")
-        for u, v, k in zip(us, vs, ks, strict=True):
-            succ[u][v] = k
-        g._edges = sum(len(d) for d in succ)
+    def from_columns(cls, columns: Sequence[Any]) -> Digraph:
+        """The graph of :meth:`columns`; anything malformed raises ValueError."""
+        try:
+            names, kind, path, start, end, kinds, succ = columns
+            n = len(names)
+            if not all(type(c) is tuple and len(c) == n for c in (kind, path, start, end, succ)) \
+                    or type(names) is not tuple or type(kinds) is not tuple \
+                    or not all(type(d) is dict for d in succ):
+                raise ValueError("columns of unequal length")
+            g = cls()
+            g.names, g._kind, g._path = list(names), list(kind), list(path)
+            g._start, g._end = list(start), list(end)
+            g._index = dict(zip(g.names, range(n), strict=True))
+            if len(g._index) != n:
+                raise ValueError("duplicate node names")
+            g._kinds = list(kinds)
+            g._kind_code = {k: i for i, k in enumerate(g._kinds)}
+            edged = [d for d in succ if d]
+            targets: set[int] = set().union(*edged)  # C loops: no Python step per edge
+            codes: set[int] = set().union(*map(dict.values, edged))
+            if edged and (min(targets) < 0 or max(targets) >= n or min(codes) < 0
+                          or max(codes) >= len(g._kinds)):
+                raise ValueError("edge out of range")
+        except TypeError as exc:  # a key or code that is no int
+            raise ValueError(f"malformed columns: {exc}") from None
+        g._succ = list(succ)
+        g._edges = sum(map(len, edged))
         return g
 
     def uncalled(self, names: Iterable[str]) -> bool:

@@ -21,8 +21,9 @@ from provscore.change.collection import CollectionConfig
 
 _SYMBOL_KINDS = frozenset({"module", "class", "function", "method"})
 #: The graph row's layout and what is stored beside it under its key (3: the export
-#: tables of :mod:`provscore.callgraph.exports`); a cache of another format is rebuilt.
-GRAPH_FORMAT = 3
+#: tables of :mod:`provscore.callgraph.exports`; 4: the graph as columns, each node's
+#: edges a dict); a cache of another format is rebuilt.
+GRAPH_FORMAT = 4
 
 
 def graph_key(version: str, config: CollectionConfig, blobs: Mapping[str, str]) -> str:
@@ -106,10 +107,7 @@ class StoredSymbols(Mapping[str, Symbol]):
 
 
 def to_record(graph: CallGraph) -> tuple[object, ...]:
-    g = graph.graph
-    nodes = tuple(g.node_row(i) for i in range(len(g)))
-    edges = tuple(x for e in g.indexed_edges() for x in e)
-    return (GRAPH_FORMAT, nodes, tuple(g.kind_names()), edges, tuple(graph.tests.items()),
+    return (GRAPH_FORMAT, graph.graph.columns(), tuple(graph.tests.items()),
             tuple(graph.paths.items()), tuple(graph.stats.items()),
             tuple(graph.unparsed.items()),
             tuple((m, tuple(i)) for m, i in graph.imports_by_module.items()),
@@ -119,10 +117,10 @@ def to_record(graph: CallGraph) -> tuple[object, ...]:
 def from_record(rec: Any, scopes: Mapping[str, tuple[Scope, ...]]) -> CallGraph:
     """The graph of :func:`to_record`; anything malformed raises ValueError."""
     try:
-        version, nodes, kinds, edges, tests, paths, stats, unparsed, imports, counts = rec
+        version, columns, tests, paths, stats, unparsed, imports, counts = rec
         if version != GRAPH_FORMAT:
             raise ValueError("another graph row format")
-        g = Digraph.from_rows(nodes, kinds, edges)
+        g = Digraph.from_columns(columns)
         path_map = dict(paths)
         return CallGraph(g, ModuleIndex(path_map), StoredSymbols(g), dict(tests), path_map,
                          dict(stats), dict(unparsed), scopes, {m: tuple(i) for m, i in imports},
