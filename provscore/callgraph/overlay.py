@@ -20,9 +20,10 @@ unchanged file contributes that depends on a changed one is redone too:
 
 What the base resolved is reused where the patch cannot have changed it (given the base
 graph's key, :mod:`provscore.callgraph.exports`): a module attribute of an unchanged module
-from its stored export entry, and an unchanged caller's replay from its call-site record
-(only the decorators and calls that pass a function), each when no module its resolution
-read is changed, re-read or gone and the patch adds or removes no module.
+from its stored export entry when no module its resolution read is changed, re-read or
+gone, and an unchanged caller's replay from its call-site record (each site judged on
+its own: those that may pass a function always, the others only when a module their
+resolution read is changed, re-read or gone), when the patch adds or removes no module.
 
 Two differences from a full build are kept. A call from unchanged code to a definition
 the patch removed loses its edge (a full build gives it an ``unknown:`` edge), and the
