@@ -38,10 +38,15 @@ class Strength:
     upper_bounds: frozenset[str] = frozenset()  # a strategy's: larger draws more
     lower_bounds: frozenset[str] = frozenset()  # a strategy's: smaller draws more
     every_edit_hooks: frozenset[str] = frozenset()  # hooks any edit of which is PS204
+    # Doctest option flags by effect on one example ([runner_options] doctest_flags_*):
+    # (let more output match, make matching stricter, only change what a failure reports).
+    doctest_flags: tuple[frozenset[str], frozenset[str], frozenset[str]] = \
+        (frozenset(), frozenset(), frozenset())
 
     @classmethod
     def from_patterns(cls, section: Mapping[str, Any],
-                      conditions: Mapping[str, Any] | None = None) -> Strength:
+                      conditions: Mapping[str, Any] | None = None,
+                      runner_options: Mapping[str, Any] | None = None) -> Strength:
         known = conditions or {}
         domains = Domains({str(k): tuple(_tuples(v)) for k, v in known.get("domains", {}).items()},
                           {str(k): (_tuple(v[0]), _tuple(v[1]))
@@ -59,7 +64,10 @@ class Strength:
             reporting=frozenset(section.get("reporting_keywords", [])),
             upper_bounds=frozenset(section.get("upper_bound_keywords", [])),
             lower_bounds=frozenset(section.get("lower_bound_keywords", [])),
-            every_edit_hooks=frozenset(section.get("every_edit_hooks", [])))
+            every_edit_hooks=frozenset(section.get("every_edit_hooks", [])),
+            doctest_flags=tuple(frozenset((runner_options or {}).get(f"doctest_flags_{k}", []))
+                                for k in ("loosen", "tighten", "report"))  # type: ignore[arg-type]
+        )
 
     def rank(self, shape: Shape, kind: EvidenceKind) -> int | None:
         """0 for the strongest kind of check; None when the check has no rank."""
@@ -297,6 +305,15 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
     if pre.kind is EvidenceKind.TEST_INPUT or post.kind is EvidenceKind.TEST_INPUT:
         if (a.op, a.operands, a.keywords, a.guards) == (b.op, b.operands, b.keywords, b.guards):
             return None, ""  # keywords reordered, re-spelled
+        if pre.kind is post.kind and (a.op, a.operands, a.guards) == (b.op, b.operands, b.guards):
+            # A decorator that compares what the test makes (``image_comparison(...,
+            # tol=0.003)``, ``check_figures_equal(tol=...)``) given only a tighter tolerance
+            # checks more; any other keyword change is still a changed input.
+            tighter = _keyword_verdict(a, b, strength)
+            given = {k for k, _ in a.keywords} ^ {k for k, _ in b.keywords}
+            if tighter[0] is Modification.STRENGTHENED and given <= strength.tolerance and \
+                    all(k in strength.tolerance for k, v in a.keywords if (k, v) not in b.keywords):
+                return tighter
         return Modification.CHANGED, "test input changed"
     if pre.kind is post.kind and same_formatted(pre.code, post.code, a.guards, b.guards):
         return None, "the same text formatted another way"
@@ -331,6 +348,9 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
         if post.kind is EvidenceKind.HELPER_CALL or pre.kind is EvidenceKind.HELPER_CALL:
             return Modification.CHANGED, f"{a.op} became {b.op}"
     ra, rb = strength.rank(a, pre.kind), strength.rank(b, post.kind)
+    ordered = _order_verdict(a, b) or _doctest_flags_verdict(a, b, strength)
+    if ordered is not None:
+        return ordered
     if ra is not None and rb is not None and a.op != b.op:
         if rb > ra:
             return Modification.WEAKENED, f"{a.op} became {b.op}"
@@ -351,6 +371,9 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
         rows = _check_args_verdict(a, b) or _table_verdict(a, b)
         if rows is not None:
             return rows
+        tolerance = _tolerance_arg_verdict(a, b, strength)
+        if tolerance is not None:
+            return tolerance
         if len(a.operands) == len(b.operands):
             diff = [(x, y) for x, y in zip(a.operands, b.operands, strict=True) if x != y]
             if len(diff) == 1 and (is_literal_code(diff[0][0]) or is_literal_code(diff[0][1])):
@@ -366,6 +389,32 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
     if a.op != b.op:
         return Modification.CHANGED, f"{a.op} became {b.op}"
     return Modification.CHANGED, "changed"
+
+
+def _tolerance_arg_verdict(a: Shape, b: Shape, strength: Strength
+                           ) -> tuple[Modification, str] | None:
+    """The same helper call but for the numbers given to its tolerance or precision
+    parameters (``assert_allclose(x, y, 1e-6)`` of ``def assert_allclose(actual, desired,
+    rtol=None, ...)``): judged as those keywords are (a tolerance widened or a precision
+    lowered is weaker, the other way stronger); None when anything else differs."""
+    names = a.arg_names
+    if not names or names != b.arg_names or len(a.operands) != len(b.operands) or \
+            a.keywords != b.keywords:
+        return None
+    stronger = False
+    for i, (x, y) in enumerate(zip(a.operands, b.operands, strict=True)):
+        if x == y:
+            continue
+        name = names[i] if i < len(names) else ""
+        nx, ny = _number(x), _number(y)
+        if nx is None or ny is None or name not in strength.tolerance | strength.precision:
+            return None
+        looser = ny > nx if name in strength.tolerance else ny < nx
+        if looser:
+            how = "widened" if name in strength.tolerance else "lowered"
+            return Modification.WEAKENED, f"{name} {how} ({x} → {y})"
+        stronger = True
+    return (Modification.STRENGTHENED, "tolerance narrowed") if stronger else None
 
 
 # A helper's only-checking argument left at one of these adds no check.
@@ -587,6 +636,77 @@ def _loop_verdict(before: tuple[str, ...], after: tuple[str, ...]
     if fewer:
         return Modification.WEAKENED, "loops over fewer values"
     return (Modification.STRENGTHENED, "loops over more values") if more else (None, "")
+
+
+def _doctest_flags_verdict(a: Shape, b: Shape, strength: Strength
+                           ) -> tuple[Modification | None, str] | None:
+    """The same doctest example (source and expected output) under other option flags:
+    a flag that lets more output match (``+ELLIPSIS``, doctestplus's ``+FLOAT_CMP``) added,
+    or one that makes matching stricter removed, is weaker; the other way stronger; a flag
+    of unknown effect is another check. None when anything else differs."""
+    if a.op != "doctest" or b.op != "doctest" or len(a.operands) != 3 or \
+            len(b.operands) != 3 or a.operands[:2] != b.operands[:2]:
+        return None
+    loosen, tighten, report = strength.doctest_flags
+    old = set(a.operands[2].split())
+    new = set(b.operands[2].split())
+    stronger = False
+    for flag in sorted(old ^ new):
+        name, added = flag[1:], (flag in new) == flag.startswith("+")
+        if name in report:
+            continue
+        if name not in loosen | tighten:
+            return Modification.CHANGED, f"doctest option {flag} of unknown effect"
+        if (name in loosen) == added:
+            return Modification.WEAKENED, f"doctest option {flag} lets more output match" \
+                if flag in new else f"doctest option {flag} dropped"
+        stronger = True
+    return (Modification.STRENGTHENED, "doctest compares more strictly") if stronger \
+        else (None, "")
+
+
+# `lo < hi`, `lo <= hi`, `hi > lo`, `hi >= lo`: (index of the lower side, strict).
+_ORDER = {"<": (0, True), "<=": (0, False), ">": (1, True), ">=": (1, False)}
+
+
+def _order_verdict(a: Shape, b: Shape) -> tuple[Modification | None, str] | None:
+    """Two order comparisons read as ``lo < hi`` / ``lo <= hi`` whatever way they are
+    written: the same sides with ``<`` → ``<=`` is weaker (equality now passes), the other
+    way stronger; the sides swapped is another check; one numeric bound moved is judged by
+    where it moved (an upper bound lowered, a lower bound raised, is tighter). None when
+    they are not both order comparisons of two operands."""
+    if a.op not in _ORDER or b.op not in _ORDER or len(a.operands) != 2 or \
+            len(b.operands) != 2 or a.keywords != b.keywords:
+        return None
+    (la, sa), (lb, sb) = _ORDER[a.op], _ORDER[b.op]
+    lo_a, hi_a = a.operands[la], a.operands[1 - la]
+    lo_b, hi_b = b.operands[lb], b.operands[1 - lb]
+    if (lo_a, hi_a) == (lo_b, hi_b):
+        if sa == sb:
+            return None, f"{a.op} rewritten as {b.op}"
+        return (Modification.WEAKENED, f"{a.op} became {b.op} (equality now passes)") if sa \
+            else (Modification.STRENGTHENED, f"{a.op} became {b.op}")
+    if (lo_a, hi_a) == (hi_b, lo_b):
+        return Modification.CHANGED, "the compared sides swapped"
+    moved: tuple[str, float, float] | None = None
+    if lo_a == lo_b:  # the upper side moved
+        na, nb = _number(hi_a), _number(hi_b)
+        moved = ("upper", na, nb) if na is not None and nb is not None else None
+    elif hi_a == hi_b:
+        na, nb = _number(lo_a), _number(lo_b)
+        moved = ("lower", na, nb) if na is not None and nb is not None else None
+    if moved is None:
+        return None
+    side, old, new = moved
+    if old == new:  # `1e-6` → `0.000001`: the same bound spelled another way
+        return None if sa == sb else \
+            ((Modification.WEAKENED, f"{a.op} became {b.op} (equality now passes)") if sa
+             else (Modification.STRENGTHENED, f"{a.op} became {b.op}"))
+    # The sides differ by a number: whatever the strictness, the new check implies the old
+    # one exactly when its bound is tighter (x < 1e-8 implies x <= 1e-6).
+    if (new < old) if side == "upper" else (new > old):
+        return Modification.STRENGTHENED, f"{side} bound tightened ({old:g} → {new:g})"
+    return Modification.WEAKENED, f"{side} bound loosened ({old:g} → {new:g})"
 
 
 def _same_operands(a: Shape, b: Shape) -> bool:
