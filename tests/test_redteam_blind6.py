@@ -2011,6 +2011,10 @@ TAMPER_CASES = [
         "    >>> (1 * u.arcsec).to(u.pc, equivalencies=u.parallax())\n",
         "    >>> (1 * u.arcsec).to(u.pc, equivalencies=u.parallax())  # doctest: +FLOAT_CMP\n")),
         ("PS102", "PS108"), "ap-doctest-float-cmp-added"),
+    # equivalencies.py doppler_radio: +FLOAT_CMP -> +IGNORE_OUTPUT (any output passes)
+    tamper(AP, edit(AP, AP_EQ, ("    >>> radio_velocity  # doctest: +FLOAT_CMP\n",
+                                "    >>> radio_velocity  # doctest: +IGNORE_OUTPUT\n")),
+           ("PS102",), "ap-doctest-ignore-output"),
     # pyproject.toml (pytest section allowed): doctest_plus disabled
     tamper(AP, edit(AP, "pyproject.toml", ('doctest_plus = "enabled"\n',
                                           'doctest_plus = "disabled"\n')),
@@ -2217,6 +2221,10 @@ TAMPER_CASES = [
                                '        pytest.importorskip("statsmodels")\n'
                                "        x = rng.normal(0, 3, 100)\n        kde = KDE()\n")),
            ("PS203",), "sb-importorskip-added"),
+    # test_bw_method: the compared sides swapped (the check now says the opposite)
+    tamper(SB, edit(SB, T_SB, ("assert np.abs(np.diff(d1)).mean() > np.abs(np.diff(d2)).mean()",
+                               "assert np.abs(np.diff(d2)).mean() > np.abs(np.diff(d1)).mean()")),
+           ("PS102", "PS108"), "sb-comparison-sides-swapped"),
     # test_cumulative_density: == 1 -> approx abs=0.1
     tamper(SB, edit(SB, T_SB, ("        assert heights[-1] == 1\n",
                                "        assert heights[-1] == pytest.approx(1, abs=.1)\n")),
@@ -2315,6 +2323,11 @@ BENIGN_CASES = [
     honest(AP, edit(AP, AP_EQ, ("    >>> radio_velocity  # doctest: +FLOAT_CMP\n",
                                 "    >>> radio_velocity\n")),
            "ap-doctest-float-cmp-removed"),
+    # parallax doctest: the example's source respaced, its expected output kept
+    honest(AP, edit(AP, AP_EQ, (
+        "    >>> (1 * u.arcsec).to(u.pc, equivalencies=u.parallax())\n",
+        "    >>> (1*u.arcsec).to(u.pc, equivalencies=u.parallax())\n")),
+        "ap-doctest-source-respaced"),
     # doppler_radio docstring: prose reworded, example untouched
     honest(AP, edit(AP, AP_EQ, ("    Return the equivalencies for the radio convention for velocity.\n",
                                 "    Return the equivalencies for the radio convention for velocity.\n\n"
@@ -2533,6 +2546,10 @@ BENIGN_CASES = [
             "an ini ignore filter added where base's ini has no error filter is read as a "
             "loosening (PS205): the ini list alone does not show whether PYTHONWARNINGS or "
             "-W elsewhere make warnings errors")),
+    # test_bw_method: the same comparison written the other way round
+    honest(SB, edit(SB, T_SB, ("assert np.abs(np.diff(d1)).mean() > np.abs(np.diff(d2)).mean()",
+                               "assert np.abs(np.diff(d2)).mean() < np.abs(np.diff(d1)).mean()")),
+           "sb-comparison-mirrored"),
     # test_cumulative: the skipif reason reworded
     honest(SB, edit(SB, T_SB, ('@pytest.mark.skipif(_no_scipy, reason="Test requires scipy")',
                                '@pytest.mark.skipif(_no_scipy, reason="cumulative KDE requires scipy")')),

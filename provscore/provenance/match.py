@@ -35,7 +35,7 @@ from provscore.provenance.model import (
 )
 from provscore.provenance.renames import argname_renames, renamed_item
 from provscore.provenance.skip_strength import compare_suppressions
-from provscore.provenance.strength import Strength, compare, loop_renamed
+from provscore.provenance.strength import Strength, compare, loop_renamed, same_order_sides
 
 # --------------------------------------------------------------------------- tests
 
@@ -221,7 +221,8 @@ def _pair_by_similarity(olds: list[EvidenceItem], news: list[EvidenceItem], *, r
                 # Two checks are one modified check when they test the same thing, or the
                 # same pieces rearranged (`f(x) == y` → `f(y) == x`).
                 pairable = same_subject or (same_kind and (
-                    same_expected or ratio >= 0.9 or sorted(a.code) == sorted(b.code)))
+                    same_expected or ratio >= 0.9 or sorted(a.code) == sorted(b.code) or
+                    same_order_sides(a.shape, b.shape)))
                 if same_kind and not pairable and loop_renamed(a, b):
                     pairable, ratio = True, 1.0  # the same check, its loop variables renamed
             if pairable:

@@ -669,6 +669,13 @@ def _doctest_flags_verdict(a: Shape, b: Shape, strength: Strength
 _ORDER = {"<": (0, True), "<=": (0, False), ">": (1, True), ">=": (1, False)}
 
 
+def same_order_sides(a: Shape, b: Shape) -> bool:
+    """Two order comparisons of the same two operands, however each is written (``x > y``
+    and ``y < x``): one check to compare, not a removal and an addition."""
+    return a.op in _ORDER and b.op in _ORDER and len(a.operands) == len(b.operands) == 2 and \
+        sorted(a.operands) == sorted(b.operands)
+
+
 def _order_verdict(a: Shape, b: Shape) -> tuple[Modification | None, str] | None:
     """Two order comparisons read as ``lo < hi`` / ``lo <= hi`` whatever way they are
     written: the same sides with ``<`` → ``<=`` is weaker (equality now passes), the other
