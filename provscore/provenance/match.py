@@ -19,6 +19,7 @@ from provscore.evidence.model import (
 from provscore.evidence.suppressions.load_tests import only_adds
 from provscore.model import Modification, Provenance
 from provscore.nodeid import file_of
+from provscore.provenance.bounded import same_order_sides
 from provscore.provenance.bounds import bounds_tightened, checks_only_added, literal_only
 from provscore.provenance.extracted import match_extracted_checks
 from provscore.provenance.loop_moves import with_moved_loop_values
@@ -35,7 +36,7 @@ from provscore.provenance.model import (
 )
 from provscore.provenance.renames import argname_renames, renamed_item
 from provscore.provenance.skip_strength import compare_suppressions
-from provscore.provenance.strength import Strength, compare, loop_renamed, same_order_sides
+from provscore.provenance.strength import Strength, compare, loop_renamed
 
 # --------------------------------------------------------------------------- tests
 

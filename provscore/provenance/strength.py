@@ -10,6 +10,14 @@ from typing import Any
 from provscore.evidence.constants import is_literal_code
 from provscore.evidence.model import EvidenceItem, EvidenceKind, Shape
 from provscore.model import Modification
+from provscore.provenance.bounded import (
+    bound_verdict,
+    count_verdict,
+    doctest_flags_verdict,
+    number,
+    order_verdict,
+    tolerance_arg_verdict,
+)
 from provscore.provenance.conditions import NO_DOMAINS, Domains
 from provscore.provenance.model import FAMILY
 from provscore.provenance.regex_meaning import literal_of, pattern_text
@@ -100,14 +108,6 @@ _ASSERT_RANK = {"==": 0, "is": 0, "cmp": 1, "in": 1, "not in": 1, "<": 1, ">": 1
                 ">=": 1, "!=": 2, "is not": 2, "not": 3, "truthy": 3, "not None": 4}
 
 
-def _number(code: str) -> float | None:
-    try:
-        value = ast.literal_eval(code)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return None
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
 _PRECISION_DEFAULTS: dict[str, float] = {"places": 7, "decimal": 7, "significant": 7,
                                          "max_examples": 100}
 _BROAD_EXCEPTIONS = {"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"}
@@ -129,7 +129,7 @@ def _keyword_verdict(a: Shape, b: Shape, strength: Strength
         if va == vb or base in strength.reporting:
             continue
         if a.op == b.op == "strategy" and base in strength.upper_bounds | strength.lower_bounds:
-            bound = _bound_verdict(key, va, vb, upper=base in strength.upper_bounds)
+            bound = bound_verdict(key, va, vb, upper=base in strength.upper_bounds)
             if bound[0] is not Modification.STRENGTHENED:
                 return bound
             stronger = True
@@ -144,8 +144,8 @@ def _keyword_verdict(a: Shape, b: Shape, strength: Strength
         elif base in precision:
             # An absent keyword means the library default (places=7, max_examples=100).
             default = _PRECISION_DEFAULTS.get(base)
-            na = _number(va) if va else default
-            nb = _number(vb) if vb else default
+            na = number(va) if va else default
+            nb = number(vb) if vb else default
             if na is None or nb is None:
                 return Modification.CHANGED, f"{key} changed ({va} → {vb})"
             if nb < na:
@@ -160,7 +160,7 @@ def _keyword_verdict(a: Shape, b: Shape, strength: Strength
             elif verdict[0] is not None:
                 return verdict
         elif a.op == b.op and f"{a.op}.{key}" in strength.exact_counts:
-            verdict = _count_verdict(key, va, vb)
+            verdict = count_verdict(key, va, vb)
             if verdict[0] is not Modification.STRENGTHENED:
                 return verdict
             stronger = True
@@ -184,7 +184,7 @@ def _tolerance(key: str, code: str | None) -> float | None:
     keywords of another closeness call whose library the code does not say (a bare
     ``isclose``: math's or numpy's)."""
     if code is not None:
-        return _number(code)
+        return number(code)
     if not key.startswith("approx."):
         return 0.0
     return _APPROX_DEFAULTS.get(key)
@@ -193,38 +193,9 @@ def _tolerance(key: str, code: str | None) -> float | None:
 _APPROX_DEFAULTS = {"approx.rel": 1e-6, "approx.abs": 1e-12}
 
 
-def _bound_verdict(key: str, va: str | None, vb: str | None, *, upper: bool
-                   ) -> tuple[Modification, str]:
-    """A strategy's bound moved: drawing from a smaller space is weaker (max_size=3 → 0),
-    from a larger one stronger; a bound that is not a number cannot be judged."""
-    na = _number(va) if va is not None else None
-    nb = _number(vb) if vb is not None else None
-    if (va is not None and na is None) or (vb is not None and nb is None):
-        return Modification.CHANGED, f"{key} changed ({va} → {vb})"
-    unbounded = float("inf") if upper else float("-inf")
-    xa, xb = (unbounded if n is None else n for n in (na, nb))
-    wider = xb > xa if upper else xb < xa
-    if wider:
-        return Modification.STRENGTHENED, f"{key} widened ({va} → {vb})"
-    return Modification.WEAKENED, f"{key} narrowed ({va or 'unbounded'} → {vb or 'unbounded'}): " \
-                                  "fewer cases drawn"
-
-
 def _checked(shape: Shape, strength: Strength) -> tuple[tuple[str, str], ...]:
     """A shape's keywords without those that only change what a failure reports."""
     return tuple(kv for kv in shape.keywords if kv[0].rsplit(".", 1)[-1] not in strength.reporting)
-
-
-def _count_verdict(key: str, va: str | None, vb: str | None) -> tuple[Modification, str]:
-    """A count the bare call leaves at "at least once": pinning it to n >= 1 is stronger,
-    dropping it weaker, anything else (0: "never", a computed count) another check."""
-    na, nb = (_number(v) if v is not None else None for v in (va, vb))
-    if vb is None:
-        return (Modification.WEAKENED, f"{key}={va} dropped") if na is not None and na >= 1 \
-            else (Modification.CHANGED, f"{key}={va} dropped")
-    if va is None and nb is not None and nb >= 1 and nb.is_integer():
-        return Modification.STRENGTHENED, f"{key}={vb} pinned"
-    return Modification.EXPECTED_CHANGED, f"{key} changed ({va} → {vb})"
 
 
 def _places_delta_verdict(a: Shape, b: Shape, ka: dict[str, str], kb: dict[str, str],
@@ -259,8 +230,8 @@ def _allowed_difference(keywords: Mapping[str, str]) -> float | None:
     if "delta" in keywords:
         if "places" in keywords:
             return None  # unittest refuses both: a TypeError
-        return _number(keywords["delta"])
-    places = _number(keywords["places"]) if "places" in keywords else 7.0
+        return number(keywords["delta"])
+    places = number(keywords["places"]) if "places" in keywords else 7.0
     if places is None or not places.is_integer() or abs(places) > 300:
         return None
     return float(0.5 * 10.0 ** -places)
@@ -294,6 +265,23 @@ def _match_verdict(va: str | None, vb: str | None) -> tuple[Modification | None,
     return Modification.EXPECTED_CHANGED, f"match changed ({va} → {vb})"
 
 
+def _input_verdict(pre: EvidenceItem, post: EvidenceItem, strength: Strength
+                   ) -> tuple[Modification | None, str]:
+    """A test input against its rewrite: the same is no change; a decorator that compares
+    what the test makes (``image_comparison(..., tol=0.003)``, ``check_figures_equal(tol=
+    ...)``) given only a tighter tolerance checks more; anything else is a changed input."""
+    a, b = pre.shape, post.shape
+    if (a.op, a.operands, a.keywords, a.guards) == (b.op, b.operands, b.keywords, b.guards):
+        return None, ""  # keywords reordered, re-spelled
+    if pre.kind is post.kind and (a.op, a.operands, a.guards) == (b.op, b.operands, b.guards):
+        tighter = _keyword_verdict(a, b, strength)
+        given = {k for k, _ in a.keywords} ^ {k for k, _ in b.keywords}
+        if tighter[0] is Modification.STRENGTHENED and given <= strength.tolerance and \
+                all(k in strength.tolerance for k, v in a.keywords if (k, v) not in b.keywords):
+            return tighter
+    return Modification.CHANGED, "test input changed"
+
+
 def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
             ) -> tuple[Modification | None, str]:
     """Judge how an evidence item changed; undecidable changes are ``changed``.
@@ -303,18 +291,7 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
     """
     a, b = pre.shape, post.shape
     if pre.kind is EvidenceKind.TEST_INPUT or post.kind is EvidenceKind.TEST_INPUT:
-        if (a.op, a.operands, a.keywords, a.guards) == (b.op, b.operands, b.keywords, b.guards):
-            return None, ""  # keywords reordered, re-spelled
-        if pre.kind is post.kind and (a.op, a.operands, a.guards) == (b.op, b.operands, b.guards):
-            # A decorator that compares what the test makes (``image_comparison(...,
-            # tol=0.003)``, ``check_figures_equal(tol=...)``) given only a tighter tolerance
-            # checks more; any other keyword change is still a changed input.
-            tighter = _keyword_verdict(a, b, strength)
-            given = {k for k, _ in a.keywords} ^ {k for k, _ in b.keywords}
-            if tighter[0] is Modification.STRENGTHENED and given <= strength.tolerance and \
-                    all(k in strength.tolerance for k, v in a.keywords if (k, v) not in b.keywords):
-                return tighter
-        return Modification.CHANGED, "test input changed"
+        return _input_verdict(pre, post, strength)
     if pre.kind is post.kind and same_formatted(pre.code, post.code, a.guards, b.guards):
         return None, "the same text formatted another way"
     if b.tautology and not a.tautology:
@@ -338,7 +315,8 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
         wider = _wider_raises(a, b)
         if wider is not None:
             return wider
-    typed = type_check_verdict(a, b) or truth_to_membership(a, b)
+    typed = type_check_verdict(a, b) or truth_to_membership(a, b) or order_verdict(a, b) or \
+        doctest_flags_verdict(a, b, strength.doctest_flags)
     if typed is not None:
         return typed
     if pre.kind is not post.kind and FAMILY[pre.kind] == FAMILY[post.kind]:
@@ -348,9 +326,6 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
         if post.kind is EvidenceKind.HELPER_CALL or pre.kind is EvidenceKind.HELPER_CALL:
             return Modification.CHANGED, f"{a.op} became {b.op}"
     ra, rb = strength.rank(a, pre.kind), strength.rank(b, post.kind)
-    ordered = _order_verdict(a, b) or _doctest_flags_verdict(a, b, strength)
-    if ordered is not None:
-        return ordered
     if ra is not None and rb is not None and a.op != b.op:
         if rb > ra:
             return Modification.WEAKENED, f"{a.op} became {b.op}"
@@ -368,12 +343,10 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
         if pre.kind is EvidenceKind.RAISES and post.kind is EvidenceKind.RAISES and \
                 set(b.operands) < set(a.operands):
             return Modification.STRENGTHENED, "fewer exception types accepted"
-        rows = _check_args_verdict(a, b) or _table_verdict(a, b)
+        rows = _check_args_verdict(a, b) or _table_verdict(a, b) or \
+            tolerance_arg_verdict(a, b, strength.tolerance, strength.precision)
         if rows is not None:
             return rows
-        tolerance = _tolerance_arg_verdict(a, b, strength)
-        if tolerance is not None:
-            return tolerance
         if len(a.operands) == len(b.operands):
             diff = [(x, y) for x, y in zip(a.operands, b.operands, strict=True) if x != y]
             if len(diff) == 1 and (is_literal_code(diff[0][0]) or is_literal_code(diff[0][1])):
@@ -389,32 +362,6 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
     if a.op != b.op:
         return Modification.CHANGED, f"{a.op} became {b.op}"
     return Modification.CHANGED, "changed"
-
-
-def _tolerance_arg_verdict(a: Shape, b: Shape, strength: Strength
-                           ) -> tuple[Modification, str] | None:
-    """The same helper call but for the numbers given to its tolerance or precision
-    parameters (``assert_allclose(x, y, 1e-6)`` of ``def assert_allclose(actual, desired,
-    rtol=None, ...)``): judged as those keywords are (a tolerance widened or a precision
-    lowered is weaker, the other way stronger); None when anything else differs."""
-    names = a.arg_names
-    if not names or names != b.arg_names or len(a.operands) != len(b.operands) or \
-            a.keywords != b.keywords:
-        return None
-    stronger = False
-    for i, (x, y) in enumerate(zip(a.operands, b.operands, strict=True)):
-        if x == y:
-            continue
-        name = names[i] if i < len(names) else ""
-        nx, ny = _number(x), _number(y)
-        if nx is None or ny is None or name not in strength.tolerance | strength.precision:
-            return None
-        looser = ny > nx if name in strength.tolerance else ny < nx
-        if looser:
-            how = "widened" if name in strength.tolerance else "lowered"
-            return Modification.WEAKENED, f"{name} {how} ({x} → {y})"
-        stronger = True
-    return (Modification.STRENGTHENED, "tolerance narrowed") if stronger else None
 
 
 # A helper's only-checking argument left at one of these adds no check.
@@ -636,84 +583,6 @@ def _loop_verdict(before: tuple[str, ...], after: tuple[str, ...]
     if fewer:
         return Modification.WEAKENED, "loops over fewer values"
     return (Modification.STRENGTHENED, "loops over more values") if more else (None, "")
-
-
-def _doctest_flags_verdict(a: Shape, b: Shape, strength: Strength
-                           ) -> tuple[Modification | None, str] | None:
-    """The same doctest example (source and expected output) under other option flags:
-    a flag that lets more output match (``+ELLIPSIS``, doctestplus's ``+FLOAT_CMP``) added,
-    or one that makes matching stricter removed, is weaker; the other way stronger; a flag
-    of unknown effect is another check. None when anything else differs."""
-    if a.op != "doctest" or b.op != "doctest" or len(a.operands) != 3 or \
-            len(b.operands) != 3 or a.operands[:2] != b.operands[:2]:
-        return None
-    loosen, tighten, report = strength.doctest_flags
-    old = set(a.operands[2].split())
-    new = set(b.operands[2].split())
-    stronger = False
-    for flag in sorted(old ^ new):
-        name, added = flag[1:], (flag in new) == flag.startswith("+")
-        if name in report:
-            continue
-        if name not in loosen | tighten:
-            return Modification.CHANGED, f"doctest option {flag} of unknown effect"
-        if (name in loosen) == added:
-            return Modification.WEAKENED, f"doctest option {flag} lets more output match" \
-                if flag in new else f"doctest option {flag} dropped"
-        stronger = True
-    return (Modification.STRENGTHENED, "doctest compares more strictly") if stronger \
-        else (None, "")
-
-
-# `lo < hi`, `lo <= hi`, `hi > lo`, `hi >= lo`: (index of the lower side, strict).
-_ORDER = {"<": (0, True), "<=": (0, False), ">": (1, True), ">=": (1, False)}
-
-
-def same_order_sides(a: Shape, b: Shape) -> bool:
-    """Two order comparisons of the same two operands, however each is written (``x > y``
-    and ``y < x``): one check to compare, not a removal and an addition."""
-    return a.op in _ORDER and b.op in _ORDER and len(a.operands) == len(b.operands) == 2 and \
-        sorted(a.operands) == sorted(b.operands)
-
-
-def _order_verdict(a: Shape, b: Shape) -> tuple[Modification | None, str] | None:
-    """Two order comparisons read as ``lo < hi`` / ``lo <= hi`` whatever way they are
-    written: the same sides with ``<`` → ``<=`` is weaker (equality now passes), the other
-    way stronger; the sides swapped is another check; one numeric bound moved is judged by
-    where it moved (an upper bound lowered, a lower bound raised, is tighter). None when
-    they are not both order comparisons of two operands."""
-    if a.op not in _ORDER or b.op not in _ORDER or len(a.operands) != 2 or \
-            len(b.operands) != 2 or a.keywords != b.keywords:
-        return None
-    (la, sa), (lb, sb) = _ORDER[a.op], _ORDER[b.op]
-    lo_a, hi_a = a.operands[la], a.operands[1 - la]
-    lo_b, hi_b = b.operands[lb], b.operands[1 - lb]
-    if (lo_a, hi_a) == (lo_b, hi_b):
-        if sa == sb:
-            return None, f"{a.op} rewritten as {b.op}"
-        return (Modification.WEAKENED, f"{a.op} became {b.op} (equality now passes)") if sa \
-            else (Modification.STRENGTHENED, f"{a.op} became {b.op}")
-    if (lo_a, hi_a) == (hi_b, lo_b):
-        return Modification.CHANGED, "the compared sides swapped"
-    moved: tuple[str, float, float] | None = None
-    if lo_a == lo_b:  # the upper side moved
-        na, nb = _number(hi_a), _number(hi_b)
-        moved = ("upper", na, nb) if na is not None and nb is not None else None
-    elif hi_a == hi_b:
-        na, nb = _number(lo_a), _number(lo_b)
-        moved = ("lower", na, nb) if na is not None and nb is not None else None
-    if moved is None:
-        return None
-    side, old, new = moved
-    if old == new:  # `1e-6` → `0.000001`: the same bound spelled another way
-        return None if sa == sb else \
-            ((Modification.WEAKENED, f"{a.op} became {b.op} (equality now passes)") if sa
-             else (Modification.STRENGTHENED, f"{a.op} became {b.op}"))
-    # The sides differ by a number: whatever the strictness, the new check implies the old
-    # one exactly when its bound is tighter (x < 1e-8 implies x <= 1e-6).
-    if (new < old) if side == "upper" else (new > old):
-        return Modification.STRENGTHENED, f"{side} bound tightened ({old:g} → {new:g})"
-    return Modification.WEAKENED, f"{side} bound loosened ({old:g} → {new:g})"
 
 
 def _same_operands(a: Shape, b: Shape) -> bool:
