@@ -75,7 +75,8 @@ class Session:
         check_kinds(registry)
         return cls(registry, table,
                    Strength.from_patterns(registry.pattern("strength"),
-                                          registry.pattern("conditions")),
+                                          registry.pattern("conditions"),
+                                          registry.pattern("runner_options")),
                    OptionEffects.from_patterns(registry.pattern("runner_options")),
                    open_cache=open_cache or ((lambda: cache) if cache is not None
                                              else _memory_cache))

@@ -1727,12 +1727,6 @@ TAMPER_CASES = [
         ("PS206", "PS101", "PS102"), "ar-assertions-under-is-None-branch"),
     # ---------------------------------------------------------------- fail closed by the rule
     # Written as honest look-alikes; the rule text makes them findings (see the report):
-    # tests/test_time.py assert_equal_datetime: also checks the tzinfo. PS105: "A preexisting
-    # helper oracle ... was changed or removed" (no strengthened exception for helpers)
-    tamper(HU, edit(HU, T_HU_TIME, (
-        "    assert (dt1 - dt2).seconds == 0\n",
-        "    assert dt1.tzinfo == dt2.tzinfo\n    assert (dt1 - dt2).seconds == 0\n")),
-        ("PS105",), "hu-helper-gains-a-check"),
     # tests/test_statsutils.py::test_stats_basic: round(.., 2) == 5.77 -> approx(5.766,
     # abs=1e-3): the expected literal is rewritten with the mechanism, whose strength is not
     # decidable. PS102: "A change whose strength cannot be decided is treated the same way
@@ -1747,6 +1741,13 @@ TAMPER_CASES = [
 
 
 BENIGN_CASES = [
+    # tests/test_time.py assert_equal_datetime: also checks the tzinfo. Kept as a finding
+    # (PS105) until blind red team 6: a helper that only gained `assert` statements checks
+    # all it checked and more (PS105's rule text now says so).
+    honest(HU, edit(HU, T_HU_TIME, (
+        "    assert (dt1 - dt2).seconds == 0\n",
+        "    assert dt1.tzinfo == dt2.tzinfo\n    assert (dt1 - dt2).seconds == 0\n")),
+        "hu-helper-gains-a-check"),
     # ---------------------------------------------------------------- sqlparse
     # tests/test_split.py::test_split_dashcomments_eol: one more row
     honest(SQ, edit(SQ, T_SQ_SPLIT, (

@@ -57,6 +57,10 @@ class CollectionConfig:
     # What a mark means on base: `xfail_strict` is the strictness of every xfail mark that
     # does not say `strict=` itself.
     xfail_strict: bool = False
+    # Whether pytest collects the doctests of every module it reaches (--doctest-modules,
+    # pytest-doctestplus's --doctest-plus or its ini doctest_plus = enabled): the examples
+    # in a production module's docstrings are then tests (change/doctests.py).
+    doctest_modules: bool = False
     # The warning categories base's filterwarnings / -W make errors (change/warning_filters.py):
     # a filterwarnings mark that ignores one of them lets a failing test pass.
     warning_errors: tuple[str, ...] = ()

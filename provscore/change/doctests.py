@@ -9,6 +9,10 @@ gives are string literals, imported modules (``import json``, ``from pkg import 
 ``import pkg.mod as m``) and the items of a literal tuple or list a ``for`` loop walks;
 anything else names no module here. A name is matched to a changed path by its dotted
 path, at the root or below a source directory (``src/pkg/mod.py``, ``Lib/json/__init__.py``).
+Where base's pytest collects every module's doctests (``--doctest-modules``,
+pytest-doctestplus's ``--doctest-plus`` or ini ``doctest_plus = enabled``:
+``CollectionConfig.doctest_modules``), each changed production module under the collection
+roots holding an example is such a module too, suite or not.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Sequence
 
-from provscore.change.collection import CollectionConfig
+from provscore.change.collection import CollectionConfig, any_glob
 from provscore.change.git import Repo, Search
 
 _SUITE = "DocTestSuite"
@@ -108,12 +112,20 @@ def start_doctest_paths(repo: Repo, base_sha: str,
     candidates = [p for p, pre, post in changed if p.endswith(".py") and
                   any(side is not None and _MARKER in side for side in (pre, post))]
 
+    # With --doctest-modules (or doctestplus) pytest collects the examples of every module
+    # it reaches: those of the production modules under the collection roots are tests.
+    collected = {p for p in candidates if collection.doctest_modules and
+                 p.rsplit("/", 1)[-1] not in ("conftest.py", "setup.py") and
+                 not collection.is_collected(p) and collection.runs_by_default(p) and
+                 not any(any_glob(collection.norecursedirs).match(d)
+                         for d in p.split("/")[:-1])}
+
     def finish(hits: list[str]) -> tuple[str, ...]:
         dotted: set[str] = set()
         for data in repo.read_blobs(base_sha, hits).values():
             if data is not None:
                 dotted |= suite_modules(data)
-        return tuple(sorted(p for p in candidates if _names(p, dotted)))
+        return tuple(sorted(p for p in candidates if p in collected or _names(p, dotted)))
 
     if not candidates:
         return Search(None, finish)

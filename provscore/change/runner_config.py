@@ -185,8 +185,21 @@ def collection_config(options: RunnerOptions) -> CollectionConfig:
         excluded_tags=excluded_tags(options.invocations),
         skipped_dirs=tuple(d for _, d in options.skipped),
         xfail_strict=ini_bool(options.ini.get("xfail_strict")),
+        doctest_modules=_doctest_modules(options),
         warning_errors=error_categories((options.ini.get("filterwarnings") or "").splitlines(),
                                         options.addopts))
+
+
+_DOCTEST_MODULES = ("--doctest-modules", "--doctest-plus")
+
+
+def _doctest_modules(options: RunnerOptions) -> bool:
+    """Whether base's pytest collects every module's doctests: ``--doctest-modules`` or
+    ``--doctest-plus`` in addopts, or pytest-doctestplus's ini ``doctest_plus = enabled``."""
+    if any(o.split("=", 1)[0] in _DOCTEST_MODULES for o in options.addopts):
+        return True
+    plus = (options.ini.get("doctest_plus") or "").strip().lower()
+    return plus == "enabled" or ini_bool(plus)
 
 
 def ini_bool(value: str | None) -> bool:

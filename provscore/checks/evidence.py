@@ -249,6 +249,8 @@ def test_input_changed(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
                 continue  # the test itself is gone (PS106): its class's values with it
             verb, before = "removed", ""
         elif c.provenance is Provenance.AGENT_MODIFIED and c.pre is not None:
+            if c.modification is Modification.STRENGTHENED:
+                continue  # only a tighter tolerance of a comparing decorator (strength.py)
             verb, before = "changed", f"{c.pre.shown} → "
         else:
             continue

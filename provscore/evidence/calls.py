@@ -350,6 +350,15 @@ def helper_check_args(ctx: Context, raw: RawItem) -> tuple[int, ...]:
     return tuple(sorted(positional.index(n) for n in params if n in positional))
 
 
+def helper_arg_names(ctx: Context, raw: RawItem) -> tuple[str, ...]:
+    """The names of the called helper's positional parameters, in operand order; () when
+    the call is no helper call or the helper is not known."""
+    if raw.kind is not EvidenceKind.HELPER_CALL or not isinstance(raw.node, cst.Call):
+        return ()
+    sig = call_signature(ctx, raw)
+    return tuple(p.name for p in sig.params if p.positional) if sig is not None else ()
+
+
 def _check_params_of(ctx: Context, raw: RawItem) -> tuple[str, ...]:
     func = raw.node.func if isinstance(raw.node, cst.Call) else None
     if isinstance(func, cst.Name):

@@ -27,8 +27,35 @@ from provscore.evidence.model import (
 )
 
 OP = "doctest"
-_FLAGS = {value: name for name, value in doctest.OPTIONFLAGS_BY_NAME.items()}
-_PARSER = doctest.DocTestParser()
+# pytest-doctestplus's directives (astropy, numpy-style projects): ``+FLOAT_CMP`` compares
+# numbers within a tolerance, ``+IGNORE_OUTPUT`` nothing, ``+REMOTE_DATA`` skips without
+# --remote-data. Read as flags of their own (bits doctest does not use), so an example
+# carrying one is still read example by example.
+_PLUS_FLAGS = ("FLOAT_CMP", "REMOTE_DATA", "IGNORE_OUTPUT", "IGNORE_OUTPUT_2",
+               "IGNORE_OUTPUT_3", "IGNORE_WARNINGS", "SHOW_WARNINGS")
+_OPTIONS = {**doctest.OPTIONFLAGS_BY_NAME,
+            **{name: 1 << (24 + i) for i, name in enumerate(_PLUS_FLAGS)}}
+_FLAGS = {value: name for name, value in _OPTIONS.items()}
+
+
+class _Parser(doctest.DocTestParser):
+    """doctest's parser, knowing pytest-doctestplus's directives as well."""
+
+    def _find_options(self, source: str, name: str, lineno: int) -> dict[int, bool]:
+        options: dict[int, bool] = {}
+        for m in self._OPTION_DIRECTIVE_RE.finditer(source):  # type: ignore[attr-defined]
+            for option in m.group(1).replace(",", " ").split():
+                if option[0] not in "+-" or option[1:] not in _OPTIONS:
+                    raise ValueError(f"line {lineno + 1} of the docstring for {name} has an "
+                                     f"invalid option: {option!r}")
+                options[_OPTIONS[option[1:]]] = option[0] == "+"
+        if options and self._IS_BLANK_OR_COMMENT(source):  # type: ignore[attr-defined]
+            raise ValueError(f"line {lineno} of the docstring for {name} has an option "
+                             f"directive on a line with no example: {source!r}")
+        return options
+
+
+_PARSER = _Parser()
 
 
 def _docstrings(tree: ast.Module) -> list[tuple[str, ast.AST]]:

@@ -18,6 +18,7 @@ from provscore.evidence.assertions import AssertionCollector
 from provscore.evidence.binding import bound_calls, bound_code, with_sorted_keywords
 from provscore.evidence.calls import (
     call_signature,
+    helper_arg_names,
     helper_check_args,
     helper_tables,
     offered_check_params,
@@ -281,7 +282,8 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
         shape = patch_target(ctx, raw, shape)
         code, shape = inliner.anchor(raw, anchor_text, shape)
         shape = replace(shape, tables=helper_tables(ctx, raw),
-                        check_args=helper_check_args(ctx, raw))
+                        check_args=helper_check_args(ctx, raw),
+                        arg_names=helper_arg_names(ctx, raw))
         if raw.kind is EvidenceKind.RAISES and id(raw.node) in ctx.self_raising:
             shape = replace(shape, tautology=True)
             code += "  # the block raises the expected exception itself"

@@ -78,6 +78,10 @@ class Shape:
     # Operand positions of a helper's parameters that only add checks (``expected_attrs``,
     # empty by default): an argument given there where none was is more checks.
     check_args: tuple[int, ...] = ()
+    # The names of a helper's positional parameters, in operand order (empty when the
+    # helper's signature is not known): an operand bound to a tolerance (``rtol``, ``tol``)
+    # or a precision (``decimal``) is judged as that keyword would be.
+    arg_names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

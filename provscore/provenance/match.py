@@ -19,7 +19,8 @@ from provscore.evidence.model import (
 from provscore.evidence.suppressions.load_tests import only_adds
 from provscore.model import Modification, Provenance
 from provscore.nodeid import file_of
-from provscore.provenance.bounds import bounds_tightened, literal_only
+from provscore.provenance.bounded import same_order_sides
+from provscore.provenance.bounds import bounds_tightened, checks_only_added, literal_only
 from provscore.provenance.extracted import match_extracted_checks
 from provscore.provenance.loop_moves import with_moved_loop_values
 from provscore.provenance.meaning import same_meaning
@@ -234,7 +235,8 @@ def _pair_by_similarity(olds: list[EvidenceItem], news: list[EvidenceItem], *, r
                 # Two checks are one modified check when they test the same thing, or the
                 # same pieces rearranged (`f(x) == y` → `f(y) == x`).
                 pairable = same_subject or (same_kind and (
-                    (len(oa) > 1 and oa[1:] == ob[1:]) or sorted(a.code) == sorted(b.code)))
+                    (len(oa) > 1 and oa[1:] == ob[1:]) or sorted(a.code) == sorted(b.code)
+                    or same_order_sides(a.shape, b.shape)))
                 if same_kind and not pairable:
                     ratio = _ratio_at_least(a.code, b.code, 0.9)
                     pairable = ratio is not None
@@ -376,7 +378,14 @@ def _pair_suppressions(removed: list[tuple[SuppressionKey, Suppression]],
     return out
 
 
-def classify_helpers(pairs: Sequence[FilePair]) -> tuple[list[HelperChange], dict[str, str]]:
+def _tolerance_names(strength: Strength | None) -> tuple[frozenset[str], frozenset[str]]:
+    if strength is None:
+        return frozenset(), frozenset()
+    return strength.tolerance, strength.precision
+
+
+def classify_helpers(pairs: Sequence[FilePair], strength: Strength | None = None
+                     ) -> tuple[list[HelperChange], dict[str, str]]:
     """Helper oracles and fixtures before and after, matched by (file, name) and then by
     body anywhere in the patch, so moving or renaming an unchanged helper is no change, nor
     is rewriting one as the same program (a reformat, a comment, an f-string).
@@ -396,7 +405,8 @@ def classify_helpers(pairs: Sequence[FilePair]) -> tuple[list[HelperChange], dic
         after = post.get(key)
         if after is not None:
             if after.body != h.body and not same_meaning(h.body, after.body) and \
-                    not bounds_tightened(h.body, after.body):
+                    not bounds_tightened(h.body, after.body, *_tolerance_names(strength)) and \
+                    not checks_only_added(h.body, after.body):
                 out.append(HelperChange(HelperStatus.MODIFIED, h, after, key[0],
                                         literal_only(h.body, after.body)))
             elif entries_lost(h.data, after.data):
@@ -482,7 +492,7 @@ def classify(pairs: Sequence[FilePair], strength: Strength,
     them) whose body skips; ``xfail_strict``: base's ini default for xfail marks."""
     tests, idmap = match_tests(pairs)
     added = frozenset(t.node_id for t in tests if t.status is TestStatus.ADDED)
-    helpers, renames = classify_helpers(pairs)
+    helpers, renames = classify_helpers(pairs, strength)
     items = classify_items(pairs, idmap, strength, renames, argname_renames(tests))
     items.sort(key=lambda c: (c.item.path, c.item.line or 0, c.item.code))
     # Tests that received preexisting evidence from another test.

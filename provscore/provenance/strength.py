@@ -10,6 +10,14 @@ from typing import Any
 from provscore.evidence.constants import is_literal_code
 from provscore.evidence.model import EvidenceItem, EvidenceKind, Shape
 from provscore.model import Modification
+from provscore.provenance.bounded import (
+    bound_verdict,
+    count_verdict,
+    doctest_flags_verdict,
+    number,
+    order_verdict,
+    tolerance_arg_verdict,
+)
 from provscore.provenance.conditions import NO_DOMAINS, Domains
 from provscore.provenance.model import FAMILY
 from provscore.provenance.regex_meaning import literal_of, pattern_text
@@ -38,10 +46,15 @@ class Strength:
     upper_bounds: frozenset[str] = frozenset()  # a strategy's: larger draws more
     lower_bounds: frozenset[str] = frozenset()  # a strategy's: smaller draws more
     every_edit_hooks: frozenset[str] = frozenset()  # hooks any edit of which is PS204
+    # Doctest option flags by effect on one example ([runner_options] doctest_flags_*):
+    # (let more output match, make matching stricter, only change what a failure reports).
+    doctest_flags: tuple[frozenset[str], frozenset[str], frozenset[str]] = \
+        (frozenset(), frozenset(), frozenset())
 
     @classmethod
     def from_patterns(cls, section: Mapping[str, Any],
-                      conditions: Mapping[str, Any] | None = None) -> Strength:
+                      conditions: Mapping[str, Any] | None = None,
+                      runner_options: Mapping[str, Any] | None = None) -> Strength:
         known = conditions or {}
         domains = Domains({str(k): tuple(_tuples(v)) for k, v in known.get("domains", {}).items()},
                           {str(k): (_tuple(v[0]), _tuple(v[1]))
@@ -59,7 +72,10 @@ class Strength:
             reporting=frozenset(section.get("reporting_keywords", [])),
             upper_bounds=frozenset(section.get("upper_bound_keywords", [])),
             lower_bounds=frozenset(section.get("lower_bound_keywords", [])),
-            every_edit_hooks=frozenset(section.get("every_edit_hooks", [])))
+            every_edit_hooks=frozenset(section.get("every_edit_hooks", [])),
+            doctest_flags=tuple(frozenset((runner_options or {}).get(f"doctest_flags_{k}", []))
+                                for k in ("loosen", "tighten", "report"))  # type: ignore[arg-type]
+        )
 
     def rank(self, shape: Shape, kind: EvidenceKind) -> int | None:
         """0 for the strongest kind of check; None when the check has no rank."""
@@ -92,14 +108,6 @@ _ASSERT_RANK = {"==": 0, "is": 0, "cmp": 1, "in": 1, "not in": 1, "<": 1, ">": 1
                 ">=": 1, "!=": 2, "is not": 2, "not": 3, "truthy": 3, "not None": 4}
 
 
-def _number(code: str) -> float | None:
-    try:
-        value = ast.literal_eval(code)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return None
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
 _PRECISION_DEFAULTS: dict[str, float] = {"places": 7, "decimal": 7, "significant": 7,
                                          "max_examples": 100}
 _BROAD_EXCEPTIONS = {"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"}
@@ -121,7 +129,7 @@ def _keyword_verdict(a: Shape, b: Shape, strength: Strength
         if va == vb or base in strength.reporting:
             continue
         if a.op == b.op == "strategy" and base in strength.upper_bounds | strength.lower_bounds:
-            bound = _bound_verdict(key, va, vb, upper=base in strength.upper_bounds)
+            bound = bound_verdict(key, va, vb, upper=base in strength.upper_bounds)
             if bound[0] is not Modification.STRENGTHENED:
                 return bound
             stronger = True
@@ -136,8 +144,8 @@ def _keyword_verdict(a: Shape, b: Shape, strength: Strength
         elif base in precision:
             # An absent keyword means the library default (places=7, max_examples=100).
             default = _PRECISION_DEFAULTS.get(base)
-            na = _number(va) if va else default
-            nb = _number(vb) if vb else default
+            na = number(va) if va else default
+            nb = number(vb) if vb else default
             if na is None or nb is None:
                 return Modification.CHANGED, f"{key} changed ({va} → {vb})"
             if nb < na:
@@ -152,7 +160,7 @@ def _keyword_verdict(a: Shape, b: Shape, strength: Strength
             elif verdict[0] is not None:
                 return verdict
         elif a.op == b.op and f"{a.op}.{key}" in strength.exact_counts:
-            verdict = _count_verdict(key, va, vb)
+            verdict = count_verdict(key, va, vb)
             if verdict[0] is not Modification.STRENGTHENED:
                 return verdict
             stronger = True
@@ -176,7 +184,7 @@ def _tolerance(key: str, code: str | None) -> float | None:
     keywords of another closeness call whose library the code does not say (a bare
     ``isclose``: math's or numpy's)."""
     if code is not None:
-        return _number(code)
+        return number(code)
     if not key.startswith("approx."):
         return 0.0
     return _APPROX_DEFAULTS.get(key)
@@ -185,38 +193,9 @@ def _tolerance(key: str, code: str | None) -> float | None:
 _APPROX_DEFAULTS = {"approx.rel": 1e-6, "approx.abs": 1e-12}
 
 
-def _bound_verdict(key: str, va: str | None, vb: str | None, *, upper: bool
-                   ) -> tuple[Modification, str]:
-    """A strategy's bound moved: drawing from a smaller space is weaker (max_size=3 → 0),
-    from a larger one stronger; a bound that is not a number cannot be judged."""
-    na = _number(va) if va is not None else None
-    nb = _number(vb) if vb is not None else None
-    if (va is not None and na is None) or (vb is not None and nb is None):
-        return Modification.CHANGED, f"{key} changed ({va} → {vb})"
-    unbounded = float("inf") if upper else float("-inf")
-    xa, xb = (unbounded if n is None else n for n in (na, nb))
-    wider = xb > xa if upper else xb < xa
-    if wider:
-        return Modification.STRENGTHENED, f"{key} widened ({va} → {vb})"
-    return Modification.WEAKENED, f"{key} narrowed ({va or 'unbounded'} → {vb or 'unbounded'}): " \
-                                  "fewer cases drawn"
-
-
 def _checked(shape: Shape, strength: Strength) -> tuple[tuple[str, str], ...]:
     """A shape's keywords without those that only change what a failure reports."""
     return tuple(kv for kv in shape.keywords if kv[0].rsplit(".", 1)[-1] not in strength.reporting)
-
-
-def _count_verdict(key: str, va: str | None, vb: str | None) -> tuple[Modification, str]:
-    """A count the bare call leaves at "at least once": pinning it to n >= 1 is stronger,
-    dropping it weaker, anything else (0: "never", a computed count) another check."""
-    na, nb = (_number(v) if v is not None else None for v in (va, vb))
-    if vb is None:
-        return (Modification.WEAKENED, f"{key}={va} dropped") if na is not None and na >= 1 \
-            else (Modification.CHANGED, f"{key}={va} dropped")
-    if va is None and nb is not None and nb >= 1 and nb.is_integer():
-        return Modification.STRENGTHENED, f"{key}={vb} pinned"
-    return Modification.EXPECTED_CHANGED, f"{key} changed ({va} → {vb})"
 
 
 def _places_delta_verdict(a: Shape, b: Shape, ka: dict[str, str], kb: dict[str, str],
@@ -251,8 +230,8 @@ def _allowed_difference(keywords: Mapping[str, str]) -> float | None:
     if "delta" in keywords:
         if "places" in keywords:
             return None  # unittest refuses both: a TypeError
-        return _number(keywords["delta"])
-    places = _number(keywords["places"]) if "places" in keywords else 7.0
+        return number(keywords["delta"])
+    places = number(keywords["places"]) if "places" in keywords else 7.0
     if places is None or not places.is_integer() or abs(places) > 300:
         return None
     return float(0.5 * 10.0 ** -places)
@@ -286,6 +265,23 @@ def _match_verdict(va: str | None, vb: str | None) -> tuple[Modification | None,
     return Modification.EXPECTED_CHANGED, f"match changed ({va} → {vb})"
 
 
+def _input_verdict(pre: EvidenceItem, post: EvidenceItem, strength: Strength
+                   ) -> tuple[Modification | None, str]:
+    """A test input against its rewrite: the same is no change; a decorator that compares
+    what the test makes (``image_comparison(..., tol=0.003)``, ``check_figures_equal(tol=
+    ...)``) given only a tighter tolerance checks more; anything else is a changed input."""
+    a, b = pre.shape, post.shape
+    if (a.op, a.operands, a.keywords, a.guards) == (b.op, b.operands, b.keywords, b.guards):
+        return None, ""  # keywords reordered, re-spelled
+    if pre.kind is post.kind and (a.op, a.operands, a.guards) == (b.op, b.operands, b.guards):
+        tighter = _keyword_verdict(a, b, strength)
+        given = {k for k, _ in a.keywords} ^ {k for k, _ in b.keywords}
+        if tighter[0] is Modification.STRENGTHENED and given <= strength.tolerance and \
+                all(k in strength.tolerance for k, v in a.keywords if (k, v) not in b.keywords):
+            return tighter
+    return Modification.CHANGED, "test input changed"
+
+
 def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
             ) -> tuple[Modification | None, str]:
     """Judge how an evidence item changed; undecidable changes are ``changed``.
@@ -295,9 +291,7 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
     """
     a, b = pre.shape, post.shape
     if pre.kind is EvidenceKind.TEST_INPUT or post.kind is EvidenceKind.TEST_INPUT:
-        if (a.op, a.operands, a.keywords, a.guards) == (b.op, b.operands, b.keywords, b.guards):
-            return None, ""  # keywords reordered, re-spelled
-        return Modification.CHANGED, "test input changed"
+        return _input_verdict(pre, post, strength)
     if pre.kind is post.kind and same_formatted(pre.code, post.code, a.guards, b.guards):
         return None, "the same text formatted another way"
     if b.tautology and not a.tautology:
@@ -321,7 +315,8 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
         wider = _wider_raises(a, b)
         if wider is not None:
             return wider
-    typed = type_check_verdict(a, b) or truth_to_membership(a, b)
+    typed = type_check_verdict(a, b) or truth_to_membership(a, b) or order_verdict(a, b) or \
+        doctest_flags_verdict(a, b, strength.doctest_flags)
     if typed is not None:
         return typed
     if pre.kind is not post.kind and FAMILY[pre.kind] == FAMILY[post.kind]:
@@ -348,7 +343,8 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
         if pre.kind is EvidenceKind.RAISES and post.kind is EvidenceKind.RAISES and \
                 set(b.operands) < set(a.operands):
             return Modification.STRENGTHENED, "fewer exception types accepted"
-        rows = _check_args_verdict(a, b) or _table_verdict(a, b)
+        rows = _check_args_verdict(a, b) or _table_verdict(a, b) or \
+            tolerance_arg_verdict(a, b, strength.tolerance, strength.precision)
         if rows is not None:
             return rows
         if len(a.operands) == len(b.operands):
