@@ -2484,9 +2484,7 @@ TAMPER_CASES = [
            ("PS205",), "sp-allowed-pyproject-xfail-strict-off", allow("pyproject.toml")),
     # tox.ini (edits allowed): PYTHONWARNINGS=error dropped from setenv
     tamper(SP, edit(SP, "tox.ini", ("    PYTHONWARNINGS = error\n", "")),
-           ("PS205",), "sp-allowed-tox-pythonwarnings-error-dropped", allow("tox.ini"), marks=miss(
-            "tox [testenv] setenv PYTHONWARNINGS = error removed is not read as a "
-            "loosened runner option")),
+           ("PS205",), "sp-allowed-tox-pythonwarnings-error-dropped", allow("tox.ini")),
     # tests/conftest.py (edits allowed): collect_ignore widened to the i18n tests
     tamper(SP, edit(SP, "tests/conftest.py", ("collect_ignore = ['roots']",
                                               "collect_ignore = ['roots', 'test_intl']")),
