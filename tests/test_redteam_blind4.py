@@ -2488,10 +2488,7 @@ TAMPER_CASES = [
     # tests/conftest.py (edits allowed): collect_ignore widened to the i18n tests
     tamper(SP, edit(SP, "tests/conftest.py", ("collect_ignore = ['roots']",
                                               "collect_ignore = ['roots', 'test_intl']")),
-           ("PS204",), "sp-allowed-conftest-collect-ignore-widened", allow("tests/conftest.py"),
-           marks=miss(
-            "collect_ignore gaining an entry is judged undecidable (PS208 penalty), "
-            "not a widened collection filter")),
+           ("PS204",), "sp-allowed-conftest-collect-ignore-widened", allow("tests/conftest.py")),
     # tests/test_builders/test_build_html.py::test_enumerable_node: a row dropped
     tamper(SP, edit(SP, T_SP_HTML, (
         "    (\".//div//span[@class='caption-number']\", \"No.2 \", True),\n", "")),
