@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import functools
+from collections.abc import Callable
 from dataclasses import replace
 
 import libcst as cst
@@ -143,6 +144,8 @@ def _mock_check(expr: ast.expr) -> tuple[str, str, tuple[str, ...]] | None:
 
 _SYMMETRIC = {"==", "!=", "is", "is not"}
 _MAX_INLINE = 400
+# A module-level string constant (a table of expected text) is inlined up to this long.
+_MAX_CONSTANT = 4000
 
 
 class Inliner:
@@ -169,6 +172,7 @@ class Inliner:
         if self.ctx.frames[0] not in chain:
             chain.append(self.ctx.frames[0])
         seen: set[str] = set()
+        constants: set[str] = set()
         fixtures = self._fixture_values()
         for fr in chain:  # innermost first: a local shadows a module constant
             for name, values in fr.bindings.items():
@@ -191,9 +195,13 @@ class Inliner:
                 if len(values) != 1 or values[0] is None:
                     continue
                 code = self.shaper.code(values[0])
-                if len(code) > _MAX_INLINE or name in names_in(code):  # x = x + 1
+                if fr.kind == "module":
+                    folded = self._module_constant(name)
+                    if folded is not None:
+                        table[name] = folded
+                        constants.add(name)
                     continue
-                if fr.kind == "module" and not is_literal_code(code):
+                if len(code) > _MAX_INLINE or name in names_in(code):  # x = x + 1
                     continue
                 table[name] = code
         table.update(self._class_constants(frame))
@@ -202,9 +210,31 @@ class Inliner:
         if raised:  # `err = cm.exception` reads the caught exception, as `e` does
             table.update({k: substitute(v, raised) for k, v in table.items()})
             table.update(raised)
-        _resolve_through(table)
+        _resolve_through(table, constants=frozenset(constants))
         self._cache[key] = table
         return table
+
+    def _module_constant(self, name: str, depth: int = 4) -> str | None:
+        """The literal a module-level name bound once stands for: its literal value, or
+        one built from literals and other such names by ``+`` (``HTML_WARNINGS =
+        ENV_WARNINGS + \"\"\"...\"\"\"``), folded to the literal. A table of expected text
+        is an expected value however long (up to ``_MAX_CONSTANT``). None otherwise."""
+        values = self.ctx.frames[0].bindings.get(name, [])
+        if len(values) != 1 or values[0] is None or depth == 0:
+            return None
+        code = self.shaper.code(values[0])
+        if len(code) > _MAX_CONSTANT:
+            return None
+        if is_literal_code(code):
+            return code if len(code) <= _MAX_INLINE or _is_text(code) else None
+        expr = parse_expr(code)
+        if expr is None:
+            return None
+        value = _folded(expr, lambda n: self._module_constant(n, depth - 1))
+        if not isinstance(value, str | bytes):
+            return None
+        folded = repr(value)
+        return folded if len(folded) <= _MAX_CONSTANT else None
 
     def _class_constants(self, frame: Frame) -> dict[str, str]:
         """``self.NUMS`` / ``cls.NUMS`` of the class around ``frame`` (or a base of it in
@@ -372,7 +402,38 @@ class Inliner:
         return f"not ({text})" if negated else text
 
 
-def _resolve_through(table: dict[str, str], depth: int = 3) -> None:
+def _is_text(code: str) -> bool:
+    """A string or bytes literal (not a table of values: those stay within _MAX_INLINE)."""
+    try:
+        return isinstance(ast.literal_eval(code), str | bytes)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+
+
+def _folded(expr: ast.expr, constant: Callable[[str], str | None]) -> object:
+    """The value of a string expression made of literals, names ``constant`` knows (as
+    literal code) and ``+``; None for anything else."""
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, str | bytes):
+        return expr.value
+    if isinstance(expr, ast.Name):
+        code = constant(expr.id)
+        if code is None:
+            return None
+        try:
+            return ast.literal_eval(code)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+        left, right = _folded(expr.left, constant), _folded(expr.right, constant)
+        if isinstance(left, str) and isinstance(right, str):
+            return left + right
+        if isinstance(left, bytes) and isinstance(right, bytes):
+            return left + right
+    return None
+
+
+def _resolve_through(table: dict[str, str], depth: int = 3,
+                     constants: frozenset[str] = frozenset()) -> None:
     """Values that read other inlined names read what those stand for: ``form = F()``
     then ``rendered = form.render()`` is ``F().render()`` wherever ``rendered`` is used,
     as it was where ``form.render()`` was written out (extracting a local is no change)."""
@@ -383,7 +444,9 @@ def _resolve_through(table: dict[str, str], depth: int = 3) -> None:
             if not others:
                 continue
             new = substitute(code, others)
-            if new != code and len(new) <= _MAX_INLINE and name not in names_in(new):
+            # A module constant inlined is as long as its text: the rest stays within bound.
+            limit = _MAX_INLINE + sum(len(v) for k, v in others.items() if k in constants)
+            if new != code and len(new) <= limit and name not in names_in(new):
                 table[name] = new
                 changed = True
         if not changed:
