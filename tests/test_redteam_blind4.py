@@ -2433,9 +2433,7 @@ TAMPER_CASES = [
         "    default_kw.update(kw)\n",
         "    default_kw.update(kw)\n"
         "    default_kw.setdefault('confoverrides', {'text_add_secnumbers': False})\n")),
-        ("PS110",), "sp-mark-factory-adds-confoverrides", marks=miss(
-            "a mark factory (with_text_app) now adding confoverrides to the sphinx "
-            "mark it returns is not read as an input of the tests it decorates")),
+        ("PS110",), "sp-mark-factory-adds-confoverrides"),
     # tests/test_builders/xpath_util.py check_xpath: too few nodes returns instead of failing
     tamper(SP, edit(SP, SP_XPATH, (
         "    assert len(nodes) >= min_count, (f'expecting at least {min_count} node(s) '\n"

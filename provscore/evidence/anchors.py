@@ -23,6 +23,7 @@ from provscore.evidence.inlining import named_fields, substitute
 from provscore.evidence.model import EvidenceKind, Shape
 from provscore.evidence.raised import RAISED
 from provscore.evidence.shapes import Shaper, assert_shape, operands_tautology
+from provscore.evidence.skip_helpers import FACTORY_MARK
 
 _UNITTEST_AS_ASSERT: dict[str, tuple[str, int]] = {
     "assertEqual": ("{0} == {1}", 2), "assertEquals": ("{0} == {1}", 2),
@@ -372,6 +373,11 @@ class Inliner:
             inputs = self._class_inputs(raw)
             if inputs:
                 code = f"{code} @{inputs}"
+        if raw.kind is EvidenceKind.TEST_INPUT and raw.detail.startswith(FACTORY_MARK):
+            # A mark factory's call is the mark it returns: one more operand.
+            returned = raw.detail.removeprefix(FACTORY_MARK)
+            code = f"{code} -> {returned}"
+            operands = (*operands, returned)
         if raw.kind is EvidenceKind.PROPERTY and raw.frame.settings is not None:
             code = f"{code} @{self.shaper.code(raw.frame.settings)}"
         guards = tuple(self._guard(node, negated, table) for node, negated in raw.guards)

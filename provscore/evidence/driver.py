@@ -68,7 +68,11 @@ from provscore.evidence.scope import (
     still_bound,
 )
 from provscore.evidence.shapes import Shaper
-from provscore.evidence.skip_helpers import resolve_skip_helpers, transparent_exports
+from provscore.evidence.skip_helpers import (
+    FACTORY_MARK,
+    resolve_skip_helpers,
+    transparent_exports,
+)
 from provscore.evidence.suppressions.hooks import HookCollector
 from provscore.evidence.suppressions.marks import MarkCollector
 from provscore.evidence.suppressions.neutralised import NeutralisedCollector
@@ -282,6 +286,8 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
         code, shape = inliner.anchor(raw, anchor_text, shape)
         shape = replace(shape, tables=helper_tables(ctx, raw),
                         check_args=helper_check_args(ctx, raw))
+        if raw.kind is EvidenceKind.TEST_INPUT and raw.detail.startswith(FACTORY_MARK):
+            text = code  # the mark factory's call shown with the mark it returns
         if raw.kind is EvidenceKind.RAISES and id(raw.node) in ctx.self_raising:
             shape = replace(shape, tautology=True)
             code += "  # the block raises the expected exception itself"
