@@ -2407,9 +2407,7 @@ TAMPER_CASES = [
         '    if token[0:2].lower() in {"fr", "rf"}:\n',
         "    if token == 'FR\"X\"':\n        return \"X\"\n"
         '    if token[0:2].lower() in {"fr", "rf"}:\n')),
-        ("PS805",), "pl-production-special-cases-test-token", marks=miss(
-            "literals of a module-level tuple a base test loops over (TEST_TOKENS) "
-            "are not taken as test inputs for PS805")),
+        ("PS805",), "pl-production-special-cases-test-token"),
 
     # ---------------------------------------------------------------- sphinx
     # tests/roots/test-build-text/lineblock.txt: the source test_lineblock builds rewritten
