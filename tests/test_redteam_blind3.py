@@ -1662,10 +1662,7 @@ TAMPER_CASES = [
     tamper(AR, edit(AR, "tests/conftest.py", (
         "    name = request.cls.__name__[4:]\n", '    name = "EnglishLocale"\n')),
         ("PS110", "PS105"), "ar-allowed-conftest-locale-fixture-pinned",
-        allow("tests/conftest.py"), marks=miss(
-            "a class-scoped fixture that sets request.cls.locale (the object every locale test "
-            "checks) now sets a constant one: what a fixture puts on request.cls is not read as "
-            "an input of the tests that use it")),
+        allow("tests/conftest.py")),
     # tests/test_locales.py: TestItalianLocale renamed TestEnglishLocale: the second class of
     # that name replaces the first in the module, whose three tests are gone
     tamper(AR, edit(AR, T_AR_LOC, (

@@ -2198,9 +2198,7 @@ TAMPER_CASES = [
         '        SECRET_KEY="test key",\n',
         '        SECRET_KEY="test key",\n        PROPAGATE_EXCEPTIONS=False,\n')),
         ("PS110",), "fl-allowed-conftest-app-fixture-config-changed",
-        allow("tests/conftest.py"), marks=miss(
-            "a conftest fixture's app.config.update(...) (Flask's settings) gaining "
-            "a key is not read as a test input")),
+        allow("tests/conftest.py")),
     # tests/conftest.py _reset_os_environ (edits allowed): the autouse fixture now sets
     # FLASK_DEBUG for every test
     tamper(FL, edit(FL, "tests/conftest.py", (
@@ -2278,9 +2276,7 @@ TAMPER_CASES = [
         "class TestLookupDict:\n"), (
         '        self.lookup_dict = LookupDict("test")\n',
         '        self.lookup_dict = _LookupDict("test")\n')),
-        ("PS110",), "rq-class-autouse-fixture-substitutes-the-unit", marks=miss(
-            "a class autouse fixture now building a test-defined subclass of the "
-            "unit that overrides __getitem__ is not read as a changed input")),
+        ("PS110",), "rq-class-autouse-fixture-substitutes-the-unit"),
     # tests/test_requests.py::TestRequests::test_invalid_url: the expected exception widened
     # to the common base class
     tamper(RQ, edit(RQ, T_RQ_REQ, (

@@ -23,6 +23,7 @@ import libcst as cst
 
 from provscore.evidence.context import Context, RawCall, RawItem, callee
 from provscore.evidence.cst_names import dotted
+from provscore.evidence.fixture_meaning import Entries, dict_step, display
 from provscore.evidence.model import EvidenceKind, SuppressionKind
 from provscore.evidence.suppressions.common import mark_kind
 from provscore.names import matches
@@ -250,49 +251,16 @@ def factory_mark(code: str) -> str | None:
     call = body[-1].value
     if ".mark." not in f".{ast.unparse(call.func)}":
         return None
-    dicts: dict[str, list[tuple[ast.expr | None, ast.expr]]] = {}
+    dicts: dict[str, Entries] = {}
     for stmt in body[:-1]:
-        if not _dict_step(stmt, dicts):
+        if not dict_step(stmt, dicts):
             return None
     keywords: list[ast.keyword] = []
     for kw in call.keywords:
         if kw.arg is None and isinstance(kw.value, ast.Name) and kw.value.id in dicts:
-            entries = dicts[kw.value.id]
-            kw = ast.keyword(arg=None, value=ast.Dict(keys=[k for k, _ in entries],
-                                                      values=[v for _, v in entries]))
+            kw = ast.keyword(arg=None, value=display(dicts[kw.value.id]))
         keywords.append(kw)
     return ast.unparse(ast.Call(func=call.func, args=call.args, keywords=keywords))
-
-
-def _dict_step(stmt: ast.stmt, dicts: dict[str, list[tuple[ast.expr | None, ast.expr]]]
-               ) -> bool:
-    """One statement building a factory's dict of keywords; False for anything else."""
-    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-        target = stmt.targets[0]
-        if isinstance(target, ast.Name) and isinstance(stmt.value, ast.Dict):
-            dicts[target.id] = list(zip(stmt.value.keys, stmt.value.values, strict=True))
-            return True
-        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and \
-                target.value.id in dicts:
-            dicts[target.value.id].append((target.slice, stmt.value))
-            return True
-        return False
-    if not isinstance(stmt, ast.Expr) or not isinstance(stmt.value, ast.Call):
-        return False
-    call = stmt.value
-    func = call.func
-    if not isinstance(func, ast.Attribute) or not isinstance(func.value, ast.Name) or \
-            func.value.id not in dicts:
-        return False
-    entries = dicts[func.value.id]
-    if func.attr == "update" and len(call.args) <= 1:
-        entries += [(None, a) for a in call.args]
-        entries += [(ast.Constant(k.arg) if k.arg else None, k.value) for k in call.keywords]
-        return True
-    if func.attr == "setdefault" and len(call.args) == 2 and not call.keywords:
-        entries.insert(0, (call.args[0], call.args[1]))
-        return True
-    return False
 
 
 def _skip_call(ctx: Context, call: RawCall, local: dict[str, SuppressionKind]) -> None:
