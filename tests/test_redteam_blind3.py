@@ -1857,10 +1857,7 @@ BENIGN_CASES = [
     # parametrize value
     honest(HU, edit(HU, "tests/test_filesize.py", (
         "    args_with_negative = test_args\n", "    args_with_negative = list(test_args)\n")),
-        "hu-negative-args-copied", marks=false_positive(
-            "`args_with_negative = test_args` -> `list(test_args)` (a copy of the same values) "
-            "changes the checked expression as read (PS102): the alias is inlined, the copy is "
-            "not")),
+        "hu-negative-args-copied"),
     # src/humanize/number.py ordinal(): a docstring example rewritten (the doctests are not
     # collected: pyproject.toml's pytest section wins over tox.ini's [pytest] with
     # --doctest-modules, and the tox command does not pass it)

@@ -204,7 +204,7 @@ class Inliner:
                     continue
                 if len(code) > _MAX_INLINE or name in names_in(code):  # x = x + 1
                     continue
-                table[name] = code
+                table[name] = _copied(code) or code
         table.update(self._class_constants(frame))
         raised = {n: RAISED for fr in chain for n in self.ctx.raised.get(id(fr), ())
                   if len(fr.bindings.get(n.split(".", 1)[0], ())) == 1}
@@ -406,6 +406,28 @@ class Inliner:
             text = self.shaper.code(node)
         text = substitute(text, table) if table else text
         return f"not ({text})" if negated else text
+
+
+_COPIES = frozenset({"list", "dict", "set", "copy.copy", "copy.deepcopy"})
+
+
+def _copied(code: str) -> str | None:
+    """``x`` when ``code`` copies the name ``x`` (``list(x)``, ``x.copy()``, ``x[:]``,
+    ``copy.copy(x)``): a check reading the copy reads the same values as one reading an
+    alias of ``x`` (``args = test_args``) does."""
+    expr = parse_expr(code)
+    if isinstance(expr, ast.Call) and not expr.keywords:
+        func = unparse(expr.func)
+        if func in _COPIES and len(expr.args) == 1 and isinstance(expr.args[0], ast.Name):
+            return expr.args[0].id
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr == "copy" and \
+                not expr.args and isinstance(expr.func.value, ast.Name):
+            return expr.func.value.id
+    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and \
+            isinstance(expr.slice, ast.Slice) and expr.slice.lower is None and \
+            expr.slice.upper is None and expr.slice.step is None:
+        return expr.value.id
+    return None
 
 
 def _is_text(code: str) -> bool:
