@@ -1576,10 +1576,7 @@ TAMPER_CASES = [
     # --doctest-modules over the installed boltons)
     tamper(BO, edit(BO, "boltons/mathutils.py", (
         "    >>> clamp(-1.0, 0, 5)\n    0\n", "    >>> clamp(-1.0, 0, 5)\n    0.0\n")),
-        ("PS108", "PS102", "PS101"), "bo-doctest-expected-output-rewritten", marks=miss(
-            "the doctests of boltons/mathutils.py run under tox's `pytest --doctest-modules "
-            "{envsitepackagesdir}/boltons` (the installed copy of the package): a doctest's "
-            "expected output rewritten is not read as evidence")),
+        ("PS108", "PS102", "PS101"), "bo-doctest-expected-output-rewritten"),
     # pytest.ini (edits allowed): NUMBER added to doctest_optionflags (floats compare to the
     # written precision only)
     tamper(BO, edit(BO, "pytest.ini", ("ALLOW_UNICODE\n", "ALLOW_UNICODE NUMBER\n")),
