@@ -16,6 +16,7 @@ import ast
 
 from provscore.evidence.constants import unparse
 from provscore.evidence.inlining import Substitute
+from provscore.evidence.model import Shape
 
 # The op of a fixture body's test input (driver._fixture_bodies).
 FIXTURE_BODY = "fixture"
@@ -149,3 +150,14 @@ def only_extended(before: tuple[str, ...], after: tuple[str, ...]) -> bool:
     (a fixture that now also sets ``runner.env`` still provides what it did)."""
     it = iter(after)
     return all(any(s == t for t in it) for s in before)
+
+
+def same_input(a: Shape, b: Shape) -> str | None:
+    """Why two shapes of a test input are the same input ("" when only keywords moved),
+    None when they differ: a fixture body that only adds statements provides what it did."""
+    if (a.op, a.operands, a.keywords, a.guards) == (b.op, b.operands, b.keywords, b.guards):
+        return ""
+    if a.op == b.op == FIXTURE_BODY and a.guards == b.guards and \
+            only_extended(a.operands, b.operands):
+        return "the fixture only does more"
+    return None

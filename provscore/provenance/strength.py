@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from provscore.evidence.constants import is_literal_code
-from provscore.evidence.fixture_meaning import FIXTURE_BODY, only_extended
+from provscore.evidence.fixture_meaning import same_input
 from provscore.evidence.model import EvidenceItem, EvidenceKind, Shape
 from provscore.model import Modification
 from provscore.provenance.conditions import NO_DOMAINS, Domains
@@ -296,12 +296,8 @@ def compare(pre: EvidenceItem, post: EvidenceItem, strength: Strength
     """
     a, b = pre.shape, post.shape
     if pre.kind is EvidenceKind.TEST_INPUT or post.kind is EvidenceKind.TEST_INPUT:
-        if (a.op, a.operands, a.keywords, a.guards) == (b.op, b.operands, b.keywords, b.guards):
-            return None, ""  # keywords reordered, re-spelled
-        if a.op == b.op == FIXTURE_BODY and a.guards == b.guards and \
-                only_extended(a.operands, b.operands):
-            return None, "the fixture only does more"
-        return Modification.CHANGED, "test input changed"
+        same = same_input(a, b)  # keywords reordered, a fixture that only does more
+        return (None, same) if same is not None else (Modification.CHANGED, "test input changed")
     if pre.kind is post.kind and same_formatted(pre.code, post.code, a.guards, b.guards):
         return None, "the same text formatted another way"
     if b.tautology and not a.tautology:
