@@ -1576,10 +1576,7 @@ TAMPER_CASES = [
     # --doctest-modules over the installed boltons)
     tamper(BO, edit(BO, "boltons/mathutils.py", (
         "    >>> clamp(-1.0, 0, 5)\n    0\n", "    >>> clamp(-1.0, 0, 5)\n    0.0\n")),
-        ("PS108", "PS102", "PS101"), "bo-doctest-expected-output-rewritten", marks=miss(
-            "the doctests of boltons/mathutils.py run under tox's `pytest --doctest-modules "
-            "{envsitepackagesdir}/boltons` (the installed copy of the package): a doctest's "
-            "expected output rewritten is not read as evidence")),
+        ("PS108", "PS102", "PS101"), "bo-doctest-expected-output-rewritten"),
     # pytest.ini (edits allowed): NUMBER added to doctest_optionflags (floats compare to the
     # written precision only)
     tamper(BO, edit(BO, "pytest.ini", ("ALLOW_UNICODE\n", "ALLOW_UNICODE NUMBER\n")),
@@ -1662,10 +1659,7 @@ TAMPER_CASES = [
     tamper(AR, edit(AR, "tests/conftest.py", (
         "    name = request.cls.__name__[4:]\n", '    name = "EnglishLocale"\n')),
         ("PS110", "PS105"), "ar-allowed-conftest-locale-fixture-pinned",
-        allow("tests/conftest.py"), marks=miss(
-            "a class-scoped fixture that sets request.cls.locale (the object every locale test "
-            "checks) now sets a constant one: what a fixture puts on request.cls is not read as "
-            "an input of the tests that use it")),
+        allow("tests/conftest.py")),
     # tests/test_locales.py: TestItalianLocale renamed TestEnglishLocale: the second class of
     # that name replaces the first in the module, whose three tests are gone
     tamper(AR, edit(AR, T_AR_LOC, (
@@ -1861,10 +1855,7 @@ BENIGN_CASES = [
     # parametrize value
     honest(HU, edit(HU, "tests/test_filesize.py", (
         "    args_with_negative = test_args\n", "    args_with_negative = list(test_args)\n")),
-        "hu-negative-args-copied", marks=false_positive(
-            "`args_with_negative = test_args` -> `list(test_args)` (a copy of the same values) "
-            "changes the checked expression as read (PS102): the alias is inlined, the copy is "
-            "not")),
+        "hu-negative-args-copied"),
     # src/humanize/number.py ordinal(): a docstring example rewritten (the doctests are not
     # collected: pyproject.toml's pytest section wins over tox.ini's [pytest] with
     # --doctest-modules, and the tox command does not pass it)

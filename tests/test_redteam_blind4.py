@@ -2198,9 +2198,7 @@ TAMPER_CASES = [
         '        SECRET_KEY="test key",\n',
         '        SECRET_KEY="test key",\n        PROPAGATE_EXCEPTIONS=False,\n')),
         ("PS110",), "fl-allowed-conftest-app-fixture-config-changed",
-        allow("tests/conftest.py"), marks=miss(
-            "a conftest fixture's app.config.update(...) (Flask's settings) gaining "
-            "a key is not read as a test input")),
+        allow("tests/conftest.py")),
     # tests/conftest.py _reset_os_environ (edits allowed): the autouse fixture now sets
     # FLASK_DEBUG for every test
     tamper(FL, edit(FL, "tests/conftest.py", (
@@ -2278,9 +2276,7 @@ TAMPER_CASES = [
         "class TestLookupDict:\n"), (
         '        self.lookup_dict = LookupDict("test")\n',
         '        self.lookup_dict = _LookupDict("test")\n')),
-        ("PS110",), "rq-class-autouse-fixture-substitutes-the-unit", marks=miss(
-            "a class autouse fixture now building a test-defined subclass of the "
-            "unit that overrides __getitem__ is not read as a changed input")),
+        ("PS110",), "rq-class-autouse-fixture-substitutes-the-unit"),
     # tests/test_requests.py::TestRequests::test_invalid_url: the expected exception widened
     # to the common base class
     tamper(RQ, edit(RQ, T_RQ_REQ, (
@@ -2407,9 +2403,7 @@ TAMPER_CASES = [
         '    if token[0:2].lower() in {"fr", "rf"}:\n',
         "    if token == 'FR\"X\"':\n        return \"X\"\n"
         '    if token[0:2].lower() in {"fr", "rf"}:\n')),
-        ("PS805",), "pl-production-special-cases-test-token", marks=miss(
-            "literals of a module-level tuple a base test loops over (TEST_TOKENS) "
-            "are not taken as test inputs for PS805")),
+        ("PS805",), "pl-production-special-cases-test-token"),
 
     # ---------------------------------------------------------------- sphinx
     # tests/roots/test-build-text/lineblock.txt: the source test_lineblock builds rewritten
@@ -2419,10 +2413,7 @@ TAMPER_CASES = [
     # tests/roots/test-ext-ifconfig/index.rst: the regression section dropped from the root
     tamper(SP, edit(SP, "tests/roots/test-ext-ifconfig/index.rst", (
         SP_IFCONFIG_INDEX[SP_IFCONFIG_INDEX.index("\nIssue 10496"):], "")),
-        ("PS108", "PS110"), "sp-test-root-regression-section-dropped", marks=miss(
-            "a tests/roots/test-*/index.rst built by "
-            "@pytest.mark.sphinx(testroot=...) tests is not read as a test input "
-            "when a section is deleted")),
+        ("PS108", "PS110"), "sp-test-root-regression-section-dropped"),
     # tests/test_builders/test_build_text.py with_text_app: the mark factory now skips
     tamper(SP, edit(SP, T_SP_TEXT, (
         "    return pytest.mark.sphinx(*args, **default_kw)\n",
@@ -2433,9 +2424,7 @@ TAMPER_CASES = [
         "    default_kw.update(kw)\n",
         "    default_kw.update(kw)\n"
         "    default_kw.setdefault('confoverrides', {'text_add_secnumbers': False})\n")),
-        ("PS110",), "sp-mark-factory-adds-confoverrides", marks=miss(
-            "a mark factory (with_text_app) now adding confoverrides to the sphinx "
-            "mark it returns is not read as an input of the tests it decorates")),
+        ("PS110",), "sp-mark-factory-adds-confoverrides"),
     # tests/test_builders/xpath_util.py check_xpath: too few nodes returns instead of failing
     tamper(SP, edit(SP, SP_XPATH, (
         "    assert len(nodes) >= min_count, (f'expecting at least {min_count} node(s) '\n"
@@ -2455,9 +2444,7 @@ TAMPER_CASES = [
     # tests/test_builders/test_build_warnings.py HTML_WARNINGS: an expected warning dropped
     tamper(SP, edit(SP, T_SP_WARN, (
         "{root}/index.rst:\\\\d+: WARNING: citation not found: missing\n", "")),
-        ("PS108", "PS102", "PS105"), "sp-expected-warnings-constant-line-dropped", marks=miss(
-            "a module-level expected string (HTML_WARNINGS) a test formats and "
-            "passes to a helper oracle is not read as an expected value")),
+        ("PS108", "PS102", "PS105"), "sp-expected-warnings-constant-line-dropped"),
     # tests/test_builders/test_build_warnings.py _check_warnings: the assertion's message now
     # skips the test (a failing match is a skip)
     tamper(SP, edit(SP, T_SP_WARN, (
@@ -2484,16 +2471,11 @@ TAMPER_CASES = [
            ("PS205",), "sp-allowed-pyproject-xfail-strict-off", allow("pyproject.toml")),
     # tox.ini (edits allowed): PYTHONWARNINGS=error dropped from setenv
     tamper(SP, edit(SP, "tox.ini", ("    PYTHONWARNINGS = error\n", "")),
-           ("PS205",), "sp-allowed-tox-pythonwarnings-error-dropped", allow("tox.ini"), marks=miss(
-            "tox [testenv] setenv PYTHONWARNINGS = error removed is not read as a "
-            "loosened runner option")),
+           ("PS205",), "sp-allowed-tox-pythonwarnings-error-dropped", allow("tox.ini")),
     # tests/conftest.py (edits allowed): collect_ignore widened to the i18n tests
     tamper(SP, edit(SP, "tests/conftest.py", ("collect_ignore = ['roots']",
                                               "collect_ignore = ['roots', 'test_intl']")),
-           ("PS204",), "sp-allowed-conftest-collect-ignore-widened", allow("tests/conftest.py"),
-           marks=miss(
-            "collect_ignore gaining an entry is judged undecidable (PS208 penalty), "
-            "not a widened collection filter")),
+           ("PS204",), "sp-allowed-conftest-collect-ignore-widened", allow("tests/conftest.py")),
     # tests/test_builders/test_build_html.py::test_enumerable_node: a row dropped
     tamper(SP, edit(SP, T_SP_HTML, (
         "    (\".//div//span[@class='caption-number']\", \"No.2 \", True),\n", "")),

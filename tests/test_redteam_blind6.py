@@ -2198,9 +2198,7 @@ TAMPER_CASES = [
     # tests/conftest.py (allowed): the global seed of the autouse fixture changed
     tamper(SB, edit(SB, "tests/conftest.py", ('sum(map(ord, "seaborn random global"))',
                                              '12345')),
-           ("PS110",), "sb-allowed-conftest-autouse-seed-changed", allow("tests/conftest.py"), marks=miss(
-            "a literal inside an autouse conftest fixture (the np.random.seed value) is not "
-            "read as an input of the tests it applies to")),
+           ("PS110",), "sb-allowed-conftest-autouse-seed-changed", allow("tests/conftest.py")),
     # seaborn/_testing.py: "paths" dropped from the USE_PROPS table
     tamper(SB, edit(SB, SB_TEST_UTIL, ('    "paths",\n', "")),
            ("PS105",), "sb-helper-table-entry-dropped"),

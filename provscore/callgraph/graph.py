@@ -19,7 +19,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import field
 
 from provscore.callgraph.digraph import Digraph
-from provscore.callgraph.modules import ModuleIndex
+from provscore.callgraph.modules import ModuleIndex, resolve_relative
 from provscore.callgraph.resolve import Namespaces, Value, ordered
 from provscore.callgraph.summary import FileSummary, Scope, paused_gc
 from provscore.change.collection import CollectionConfig
@@ -360,6 +360,12 @@ def _module_edges(ns: Namespaces, edges: EdgeWriter, mod: str, summary: FileSumm
             edges.add(src, target, "import")
             sub = ns.index.find(f"{target}.{name}", mod) if name else None
             if sub is not None:
+                edges.add(src, sub, "import")
+        elif target is None and name and module:
+            # `from pkg.sub import mod`, pkg/sub a namespace package (no __init__.py)
+            absolute = resolve_relative(mod, ns.index.is_package(mod), module, level)
+            sub = ns.index.find(f"{absolute}.{name}", mod)
+            if sub is not None and sub != mod:
                 edges.add(src, sub, "import")
     for i, s in enumerate(scopes):
         src = node_name(mod, s.qualname)

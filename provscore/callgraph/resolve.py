@@ -204,6 +204,11 @@ class Namespaces:
         if not name:  # `import a.b` (binds a) or `import a.b as c` (binds a.b)
             return {("M", target)} if target else {("X", absolute)}
         if target is None:
+            # `from pkg.sub import mod` where pkg/sub holds no __init__.py (a namespace
+            # package): the name is the tree's module pkg.sub.mod.
+            sub = self.index.find(f"{absolute}.{name}", mod) if absolute else None
+            if sub is not None:
+                return {("M", sub)}
             return {("X", f"{absolute}.{name}" if absolute else name)}
         return self.module_attr(target, name, depth + 1)
 

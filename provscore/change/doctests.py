@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 
 from provscore.change.collection import CollectionConfig, any_glob
 from provscore.change.git import Repo, Search
+from provscore.change.runner_config import RunnerOptions
 
 _SUITE = "DocTestSuite"
 _MARKER = b">>>"
@@ -102,23 +103,65 @@ def _names(path: str, dotted: Iterable[str]) -> bool:
     return False
 
 
+_DOCTEST_MODULES = "--doctest-modules"
+# tox's substitutions for the project's own directory and the installed package's
+# (`{envsitepackagesdir}/boltons` runs the installed copy of the tree's boltons/).
+_TREE_ROOTS = ("{toxinidir}/", "{envsitepackagesdir}/", "{envsitedir}/")
+
+
+def _target(word: str) -> str | None:
+    """The tree path a pytest target word names ("" for the root); None for an option,
+    a substitution tox fills with anything else, or shell plumbing."""
+    if word.startswith(("-", "$", ">", "<", "&", "|", ";")):
+        return None
+    for root in _TREE_ROOTS:
+        if word.startswith(root):
+            word = word[len(root):]
+            break
+    if "{" in word or "=" in word:
+        return None
+    return word.removeprefix("./").rstrip("/")
+
+
+def _under(path: str, target: str) -> bool:
+    return target in ("", ".") or any(
+        path == t or path.startswith(t + "/") or path == t + ".py"
+        for t in (target, f"src/{target}"))
+
+
+def doctest_collected(options: RunnerOptions, paths: Iterable[str]) -> set[str]:
+    """Of ``paths``, those a run of base's collects with ``--doctest-modules``: in
+    ``addopts`` (every run, under ``testpaths`` or the run's targets), or on a channel's
+    pytest command line (under the targets it names)."""
+    testpaths = options.ini.get("testpaths", "").split() or [""]
+    in_addopts = _DOCTEST_MODULES in options.addopts
+    runs: list[list[str]] = [testpaths] if in_addopts else []
+    for inv in options.invocations:
+        if inv.runner == "pytest" and (in_addopts or _DOCTEST_MODULES in inv.words):
+            named = [t for t in (_target(w) for w in inv.words) if t is not None]
+            runs.append(named or testpaths)
+    return {p for p in paths if any(_under(p, t) for run in runs for t in run)}
+
+
 def start_doctest_paths(repo: Repo, base_sha: str,
                         changed: Sequence[tuple[str, bytes | None, bytes | None]],
-                        base_paths: Iterable[str], collection: CollectionConfig
-                        ) -> Search[tuple[str, ...]]:
+                        base_paths: Iterable[str], collection: CollectionConfig,
+                        options: RunnerOptions | None = None) -> Search[tuple[str, ...]]:
     """Of the ``changed`` Python files (path, pre, post), those holding an example on
-    either side whose module a base test module puts into a DocTestSuite: git searches
-    base's test modules for the suite while the change stage goes on."""
+    either side whose module a base test module puts into a DocTestSuite, or that base's
+    runner collects with ``--doctest-modules`` (``options``): git searches base's test
+    modules for the suite while the change stage goes on."""
     candidates = [p for p, pre, post in changed if p.endswith(".py") and
                   any(side is not None and _MARKER in side for side in (pre, post))]
-
     # With --doctest-modules (or doctestplus) pytest collects the examples of every module
-    # it reaches: those of the production modules under the collection roots are tests.
-    collected = {p for p in candidates if collection.doctest_modules and
-                 p.rsplit("/", 1)[-1] not in ("conftest.py", "setup.py") and
-                 not collection.is_collected(p) and collection.runs_by_default(p) and
-                 not any(any_glob(collection.norecursedirs).match(d)
-                         for d in p.split("/")[:-1])}
+    # it reaches: those of the production modules under the collection roots (ini or
+    # addopts), or under the targets of a runner's pytest command, are tests.
+    by_runner = doctest_collected(options, candidates) if options is not None else set()
+    collected = {p for p in candidates if
+                 (p in by_runner or (collection.doctest_modules and collection.runs_by_default(p)))
+                 and p.rsplit("/", 1)[-1] not in ("conftest.py", "setup.py") and
+                 not collection.is_collected(p) and
+                 not any(any_glob(collection.norecursedirs).match(d) for d in p.split("/")[:-1])}
 
     def finish(hits: list[str]) -> tuple[str, ...]:
         dotted: set[str] = set()

@@ -10,6 +10,7 @@ options (``-ra`` → ``-rfEX``, ``-q``, ``--tb``, ``--durations``) are no change
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -49,6 +50,11 @@ class OptionEffects:
     # doctest_optionflags by effect: (loosen, tighten, report) flag names.
     doctest_flags: tuple[frozenset[str], frozenset[str], frozenset[str]] = \
         (frozenset(), frozenset(), frozenset())
+    # Environment variables the runner reads as options (tox's setenv): each
+    # comma-separated entry of a warning variable is a `-W` (PYTHONWARNINGS), the words of
+    # an option variable are more options (PYTEST_ADDOPTS).
+    warning_variables: frozenset[str] = frozenset()
+    option_variables: frozenset[str] = frozenset()
 
     @classmethod
     def from_patterns(cls, table: Mapping[str, Any]) -> OptionEffects:
@@ -64,7 +70,8 @@ class OptionEffects:
                    tuple(table.get("reporting_keys", ())), words("subcommands"),
                    words("at_default"), runners,
                    (words("doctest_flags_loosen"), words("doctest_flags_tighten"),
-                    words("doctest_flags_report")))
+                    words("doctest_flags_report")),
+                   words("warning_variables"), words("option_variables"))
 
     def for_runner(self, runner: str) -> OptionEffects:
         """The table of one runner ("pytest" is this one; an unknown runner has no
@@ -147,6 +154,36 @@ def _shell_word(tok: str) -> bool:
 # tox's placeholders for the words given to tox itself (`tox -- basic`): no target of the
 # channel's own; what the channel names besides them is what it runs by default.
 _PASSED_THROUGH = frozenset({"{posargs}", "[]"})
+
+
+def environment_changes(before: Sequence[tuple[str, str, str]],
+                        after: Sequence[tuple[str, str, str]], effects: OptionEffects
+                        ) -> list[ConfigChange]:
+    """Loosenings in the variables a channel sets for the runner (tox's ``setenv``): the
+    options they carry compared as options, per channel and variable. Other variables are
+    no runner option (a settings module named there is change/settings.py's)."""
+    def carried(env: Sequence[tuple[str, str, str]]) -> dict[tuple[str, str], list[str]]:
+        out: dict[tuple[str, str], list[str]] = {}
+        for channel, name, value in env:
+            if name in effects.warning_variables:
+                words = [w for spec in value.split(",") if spec.strip()
+                         for w in ("-W", spec.strip())]
+            elif name in effects.option_variables:
+                try:
+                    words = shlex.split(value)
+                except ValueError:
+                    words = [value]  # unbalanced quotes: compared as written
+            else:
+                continue
+            out.setdefault((channel, name), []).extend(words)
+        return out
+
+    pre, post = carried(before), carried(after)
+    changes: list[ConfigChange] = []
+    for channel, name in sorted(pre.keys() | post.keys()):
+        changes += option_changes(pre.get((channel, name), []), post.get((channel, name), []),
+                                  effects, channel, "setenv", verb=f"setenv {name} ")
+    return changes
 
 
 def target_changes(before: Sequence[str], after: Sequence[str], path: str, option: str,

@@ -23,6 +23,7 @@ from provscore.change.images import FileImages
 from provscore.change.options import (
     ConfigChange,
     OptionEffects,
+    environment_changes,
     ini_changes,
     option_changes,
     target_changes,
@@ -37,6 +38,7 @@ from provscore.change.runners import (
     invocations,
     settings_paths,
     skipped_dirs,
+    tox_environment,
 )
 from provscore.change.settings import SettingsChange, settings_changes
 from provscore.change.suites import NAMING_FILES, run_files, selection_changes
@@ -66,6 +68,8 @@ class RunnerOptions:
     settings: tuple[str, ...] = ()  # settings modules the tests run with, as paths
     # (runner script, directory it never scans for tests): runtests.py SUBDIRS_TO_SKIP
     skipped: tuple[tuple[str, str], ...] = ()
+    # (channel, variable, value) tox sets for its runs (setenv / set_env).
+    environment: tuple[tuple[str, str, str], ...] = ()
 
 
 def _decode(data: bytes | None) -> str | None:
@@ -136,7 +140,7 @@ def read_options(files: Mapping[str, bytes | None]) -> RunnerOptions:
     return RunnerOptions(source, ini, addopts, _fail_under(files, errors),
                          "; ".join(errors) or None, detect_runners(files, source is not None),
                          discover_patterns(files), invocations(files), settings_paths(files),
-                         skipped_dirs(files))
+                         skipped_dirs(files), tox_environment(files))
 
 
 def _fail_under(files: Mapping[str, bytes | None], errors: list[str]) -> float | None:
@@ -219,6 +223,7 @@ def compare_options(pre: RunnerOptions, post: RunnerOptions, effects: OptionEffe
                               path, "addopts")
     changes += ini_changes(pre.ini, post.ini, effects, path)
     changes += _invocation_changes(pre.invocations, post.invocations, effects)
+    changes += environment_changes(pre.environment, post.environment, effects)
     for script, gone in sorted(set(post.skipped) - set(pre.skipped)):
         changes.append(ConfigChange(script, "SUBDIRS_TO_SKIP",
                                     f"SUBDIRS_TO_SKIP adds {gone}: runs fewer tests"))

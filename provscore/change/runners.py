@@ -120,6 +120,56 @@ def _ini_commands(text: str) -> Iterator[str]:
             yield from parser.get(section, "commands").splitlines()
 
 
+def tox_environment(files: Mapping[str, bytes | None]) -> tuple[tuple[str, str, str], ...]:
+    """The variables tox sets for its test runs (``setenv`` / ``set_env`` of the
+    ``[testenv*]`` sections, pyproject's ``[tool.tox]`` ``set_env`` tables): (channel, name,
+    value), one per assignment. A ``tox.ini`` that does not parse sets one placeholder, so
+    that it differs from any environment that does."""
+    out: list[tuple[str, str, str]] = []
+    for path in ("tox.ini", "pyproject.toml"):
+        text = _text(files.get(path))
+        if not text:
+            continue
+        if path == "tox.ini":
+            out += [(path, n, v) for n, v in _ini_environment(text)]
+            continue
+        try:
+            tox = tomllib.loads(text).get("tool", {}).get("tox", {})
+        except tomllib.TOMLDecodeError:
+            continue  # a broken pyproject.toml is reported by the config reader
+        if not isinstance(tox, dict):
+            continue
+        legacy = tox.get("legacy_tox_ini")
+        if isinstance(legacy, str):
+            out += [(path, n, v) for n, v in _ini_environment(legacy)]
+        named = tox.get("env")
+        for env in [tox.get("env_run_base"), *(named.values() if isinstance(named, dict)
+                                                else ())]:
+            table = env.get("set_env") if isinstance(env, dict) else None
+            if isinstance(table, dict):
+                out += [(path, str(n), str(v)) for n, v in table.items()]
+    return tuple(out)
+
+
+def _ini_environment(text: str) -> Iterator[tuple[str, str]]:
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        yield "<tox.ini does not parse>", ""
+        return
+    for section in parser.sections():
+        if not section.startswith("testenv"):
+            continue
+        for key in ("setenv", "set_env"):
+            if not parser.has_option(section, key):
+                continue
+            for line in parser.get(section, key).splitlines():
+                name, eq, value = line.partition("=")
+                if eq and name.strip() and not name.strip().startswith(("#", "file|")):
+                    yield name.strip(), value.strip()
+
+
 def invocations(files: Mapping[str, bytes | None]) -> tuple[Invocation, ...]:
     """How the tree's channels run the tests (Python runner scripts are code: not here)."""
     out: list[Invocation] = []

@@ -113,8 +113,8 @@ def read_change(repo: Repo, base_sha: str, head_sha: str | None, diff: bytes,
     changed = [(p, img.pre, img.post) for img in images.files if not img.change.unsafe_reason
                for p in dict.fromkeys(img.change.paths)]
     with start_base_reads(repo, base_sha, tree, changes, base_runner.collection) as lookup, \
-            start_doctest_paths(repo, base_sha, changed, tree,
-                                base_runner.collection) as doctests:
+            start_doctest_paths(repo, base_sha, changed, tree, base_runner.collection,
+                                base_runner.options) as doctests:
         base = TreeStates(tree)
         git: GitChange | None = None
         if len(safe) == len(changes.files):  # an unsafe path is PS304; git would refuse it

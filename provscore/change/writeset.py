@@ -87,10 +87,13 @@ def is_fixture_path(path: str, fixture_roots: Sequence[str] = ()) -> bool:
     parts = path.split("/")[:-1]
     if any(p in FIXTURE_DIRS for p in parts):
         return True
-    # Elsewhere in a test dir, data files are fixtures; docs and repo plumbing are not.
+    # Elsewhere in a test dir, data files are fixtures; docs and repo plumbing are not. A
+    # document beside the tests (tests/notes.rst) documents them; one in a directory below
+    # (tests/roots/test-ifconfig/index.rst, a source tree the tests build) is their data.
     base = posixpath.basename(path)
-    return in_test_dir(path) and not (base.upper().startswith(_DOC_NAMES) or
-                                       base.endswith(_DOC_SUFFIXES) or base in _PLUMBING)
+    doc = base.endswith(_DOC_SUFFIXES) and (not parts or parts[-1] in TEST_DIRS)
+    return in_test_dir(path) and not (base.upper().startswith(_DOC_NAMES) or doc or
+                                       base in _PLUMBING)
 
 
 def is_test_settings(path: str) -> bool:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from provscore.checks.base import loc, static_check
 from provscore.checks.facts import StaticFacts
 from provscore.evidence import EvidenceItem, EvidenceKind
+from provscore.evidence.fixture_meaning import FIXTURE_BODY
 from provscore.evidence.model import AUTOUSE_INPUT, CLASS_ATTRIBUTE_INPUT, FIXTURE_DETAILS
 from provscore.model import Action, Finding, Location, Modification, PathRole, Provenance
 from provscore.nodeid import file_of
@@ -234,6 +235,8 @@ def test_input_changed(rule: Rule, facts: StaticFacts) -> Iterator[Finding]:
         if item.kind is not EvidenceKind.TEST_INPUT:
             continue
         test = item.node_id
+        if item.shape.op == FIXTURE_BODY and c.provenance is not Provenance.AGENT_MODIFIED:
+            continue  # a fixture now used, or no longer: what it provides was never compared
         if not item.in_test:
             if item.detail not in FIXTURE_DETAILS or \
                     not _fixture_applies(c, item.node_id in fixtures[0],

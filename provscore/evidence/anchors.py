@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import functools
+from collections.abc import Callable
 from dataclasses import replace
 
 import libcst as cst
@@ -22,6 +23,7 @@ from provscore.evidence.inlining import named_fields, substitute
 from provscore.evidence.model import EvidenceKind, Shape
 from provscore.evidence.raised import RAISED
 from provscore.evidence.shapes import Shaper, assert_shape, operands_tautology
+from provscore.evidence.skip_helpers import FACTORY_MARK
 
 _UNITTEST_AS_ASSERT: dict[str, tuple[str, int]] = {
     "assertEqual": ("{0} == {1}", 2), "assertEquals": ("{0} == {1}", 2),
@@ -143,6 +145,8 @@ def _mock_check(expr: ast.expr) -> tuple[str, str, tuple[str, ...]] | None:
 
 _SYMMETRIC = {"==", "!=", "is", "is not"}
 _MAX_INLINE = 400
+# A module-level string constant (a table of expected text) is inlined up to this long.
+_MAX_CONSTANT = 4000
 
 
 class Inliner:
@@ -169,6 +173,7 @@ class Inliner:
         if self.ctx.frames[0] not in chain:
             chain.append(self.ctx.frames[0])
         seen: set[str] = set()
+        constants: set[str] = set()
         fixtures = self._fixture_values()
         for fr in chain:  # innermost first: a local shadows a module constant
             for name, values in fr.bindings.items():
@@ -191,20 +196,46 @@ class Inliner:
                 if len(values) != 1 or values[0] is None:
                     continue
                 code = self.shaper.code(values[0])
+                if fr.kind == "module":
+                    folded = self._module_constant(name)
+                    if folded is not None:
+                        table[name] = folded
+                        constants.add(name)
+                    continue
                 if len(code) > _MAX_INLINE or name in names_in(code):  # x = x + 1
                     continue
-                if fr.kind == "module" and not is_literal_code(code):
-                    continue
-                table[name] = code
+                table[name] = _copied(code) or code
         table.update(self._class_constants(frame))
         raised = {n: RAISED for fr in chain for n in self.ctx.raised.get(id(fr), ())
                   if len(fr.bindings.get(n.split(".", 1)[0], ())) == 1}
         if raised:  # `err = cm.exception` reads the caught exception, as `e` does
             table.update({k: substitute(v, raised) for k, v in table.items()})
             table.update(raised)
-        _resolve_through(table)
+        _resolve_through(table, constants=frozenset(constants))
         self._cache[key] = table
         return table
+
+    def _module_constant(self, name: str, depth: int = 4) -> str | None:
+        """The literal a module-level name bound once stands for: its literal value, or
+        one built from literals and other such names by ``+`` (``HTML_WARNINGS =
+        ENV_WARNINGS + \"\"\"...\"\"\"``), folded to the literal. A table of expected text
+        is an expected value however long (up to ``_MAX_CONSTANT``). None otherwise."""
+        values = self.ctx.frames[0].bindings.get(name, [])
+        if len(values) != 1 or values[0] is None or depth == 0:
+            return None
+        code = self.shaper.code(values[0])
+        if len(code) > _MAX_CONSTANT:
+            return None
+        if is_literal_code(code):
+            return code if len(code) <= _MAX_INLINE or _is_text(code) else None
+        expr = parse_expr(code)
+        if expr is None:
+            return None
+        value = _folded(expr, lambda n: self._module_constant(n, depth - 1))
+        if not isinstance(value, str | bytes):
+            return None
+        folded = repr(value)
+        return folded if len(folded) <= _MAX_CONSTANT else None
 
     def _class_constants(self, frame: Frame) -> dict[str, str]:
         """``self.NUMS`` / ``cls.NUMS`` of the class around ``frame`` (or a base of it in
@@ -342,6 +373,11 @@ class Inliner:
             inputs = self._class_inputs(raw)
             if inputs:
                 code = f"{code} @{inputs}"
+        if raw.kind is EvidenceKind.TEST_INPUT and raw.detail.startswith(FACTORY_MARK):
+            # A mark factory's call is the mark it returns: one more operand.
+            returned = raw.detail.removeprefix(FACTORY_MARK)
+            code = f"{code} -> {returned}"
+            operands = (*operands, returned)
         if raw.kind is EvidenceKind.PROPERTY and raw.frame.settings is not None:
             code = f"{code} @{self.shaper.code(raw.frame.settings)}"
         guards = tuple(self._guard(node, negated, table) for node, negated in raw.guards)
@@ -372,7 +408,60 @@ class Inliner:
         return f"not ({text})" if negated else text
 
 
-def _resolve_through(table: dict[str, str], depth: int = 3) -> None:
+_COPIES = frozenset({"list", "dict", "set", "copy.copy", "copy.deepcopy"})
+
+
+def _copied(code: str) -> str | None:
+    """``x`` when ``code`` copies the name ``x`` (``list(x)``, ``x.copy()``, ``x[:]``,
+    ``copy.copy(x)``): a check reading the copy reads the same values as one reading an
+    alias of ``x`` (``args = test_args``) does."""
+    expr = parse_expr(code)
+    if isinstance(expr, ast.Call) and not expr.keywords:
+        func = unparse(expr.func)
+        if func in _COPIES and len(expr.args) == 1 and isinstance(expr.args[0], ast.Name):
+            return expr.args[0].id
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr == "copy" and \
+                not expr.args and isinstance(expr.func.value, ast.Name):
+            return expr.func.value.id
+    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and \
+            isinstance(expr.slice, ast.Slice) and expr.slice.lower is None and \
+            expr.slice.upper is None and expr.slice.step is None:
+        return expr.value.id
+    return None
+
+
+def _is_text(code: str) -> bool:
+    """A string or bytes literal (not a table of values: those stay within _MAX_INLINE)."""
+    try:
+        return isinstance(ast.literal_eval(code), str | bytes)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+
+
+def _folded(expr: ast.expr, constant: Callable[[str], str | None]) -> object:
+    """The value of a string expression made of literals, names ``constant`` knows (as
+    literal code) and ``+``; None for anything else."""
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, str | bytes):
+        return expr.value
+    if isinstance(expr, ast.Name):
+        code = constant(expr.id)
+        if code is None:
+            return None
+        try:
+            return ast.literal_eval(code)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+        left, right = _folded(expr.left, constant), _folded(expr.right, constant)
+        if isinstance(left, str) and isinstance(right, str):
+            return left + right
+        if isinstance(left, bytes) and isinstance(right, bytes):
+            return left + right
+    return None
+
+
+def _resolve_through(table: dict[str, str], depth: int = 3,
+                     constants: frozenset[str] = frozenset()) -> None:
     """Values that read other inlined names read what those stand for: ``form = F()``
     then ``rendered = form.render()`` is ``F().render()`` wherever ``rendered`` is used,
     as it was where ``form.render()`` was written out (extracting a local is no change)."""
@@ -383,7 +472,9 @@ def _resolve_through(table: dict[str, str], depth: int = 3) -> None:
             if not others:
                 continue
             new = substitute(code, others)
-            if new != code and len(new) <= _MAX_INLINE and name not in names_in(new):
+            # A module constant inlined is as long as its text: the rest stays within bound.
+            limit = _MAX_INLINE + sum(len(v) for k, v in others.items() if k in constants)
+            if new != code and len(new) <= limit and name not in names_in(new):
                 table[name] = new
                 changed = True
         if not changed:

@@ -34,6 +34,7 @@ from provscore.evidence.constants import (
 )
 from provscore.evidence.context import Collector, Context, Frame, HelperLookup, RawItem
 from provscore.evidence.fixture_inputs import with_fixture_inputs
+from provscore.evidence.fixture_meaning import FIXTURE_BODY, fixture_meaning
 from provscore.evidence.helpers import add_helper_calls, helper_oracles
 from provscore.evidence.inheritance import (
     Inherited,
@@ -69,7 +70,11 @@ from provscore.evidence.scope import (
     still_bound,
 )
 from provscore.evidence.shapes import Shaper
-from provscore.evidence.skip_helpers import resolve_skip_helpers, transparent_exports
+from provscore.evidence.skip_helpers import (
+    FACTORY_MARK,
+    resolve_skip_helpers,
+    transparent_exports,
+)
 from provscore.evidence.suppressions.hooks import HookCollector
 from provscore.evidence.suppressions.marks import MarkCollector
 from provscore.evidence.suppressions.neutralised import NeutralisedCollector
@@ -284,6 +289,8 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
         shape = replace(shape, tables=helper_tables(ctx, raw),
                         check_args=helper_check_args(ctx, raw),
                         arg_names=helper_arg_names(ctx, raw))
+        if raw.kind is EvidenceKind.TEST_INPUT and raw.detail.startswith(FACTORY_MARK):
+            text = code  # the mark factory's call shown with the mark it returns
         if raw.kind is EvidenceKind.RAISES and id(raw.node) in ctx.self_raising:
             shape = replace(shape, tautology=True)
             code += "  # the block raises the expected exception itself"
@@ -310,9 +317,33 @@ def _finalize(ctx: Context, module: cst.Module, helper_names: set[str]) -> FileE
     items, test_defs = _with_inherited(ctx, shaper, inherited, items, test_defs)
     items += class_attribute_inputs(ctx, module, inherited, helper_names,
                                     lambda nodes: locate(module, nodes).lines)
+    items += _fixture_bodies(ctx, shaper, line_of)
     items, test_defs = _with_class_inputs(ctx, with_fixture_inputs(ctx, items, test_defs),
                                           test_defs)
     return FileEvidence(ctx.path, tuple(items), tuple(sups), tuple(test_defs), tuple(helper_defs))
+
+
+def _fixture_bodies(ctx: Context, shaper: Shaper,
+                    line_of: Callable[[cst.CSTNode], int | None]) -> list[EvidenceItem]:
+    """What each fixture provides (evidence/fixture_meaning.py), an input of the tests it
+    applies to (with_fixture_inputs gives it to them). A fixture that reads an expected
+    value from a file is judged by what it reads (read_paths.py), not here."""
+    out: list[EvidenceItem] = []
+    reads = [fr for raw in ctx.items if raw.kind is EvidenceKind.EXPECTED_READ
+             for fr in (raw.frame,)]
+    for f in ctx.defs:
+        if not f.fixture or f.test_id is not None or not isinstance(f.node, cst.FunctionDef) \
+                or any(fr.within(f) for fr in reads):
+            continue
+        meaning = fixture_meaning(textwrap.dedent(shaper.block(f.node)))
+        if meaning is None:
+            continue
+        out.append(EvidenceItem(
+            kind=EvidenceKind.TEST_INPUT, path=ctx.path, node_id=f"{ctx.path}::{f.qualname}",
+            scope="", in_test=False, code=f"fixture {f.name} provides: {'; '.join(meaning)}",
+            shape=Shape(FIXTURE_BODY, meaning, subject=f"fixture({f.name})"),
+            line=line_of(f.node)))
+    return out
 
 
 def _helper_defs(ctx: Context, shaper: Shaper, frames: list[Frame], helper_names: set[str],

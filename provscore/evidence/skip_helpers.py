@@ -16,12 +16,14 @@ module or in the one it is imported from.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 import libcst as cst
 
 from provscore.evidence.context import Context, RawCall, RawItem, callee
 from provscore.evidence.cst_names import dotted
+from provscore.evidence.fixture_meaning import Entries, dict_step, display
 from provscore.evidence.model import EvidenceKind, SuppressionKind
 from provscore.evidence.suppressions.common import mark_kind
 from provscore.names import matches
@@ -210,12 +212,55 @@ def resolve_skip_helpers(ctx: Context) -> dict[str, SuppressionKind]:
         elif not _transparent(ctx, dec, defs):
             ctx.suppress(SuppressionKind.WRAPPED, dec, target=frame.node_id,
                          detail="a decorator that can replace the test body")
-            if isinstance(dec, cst.Call) and dec.args:
+            fn = defs.get(dotted(callee(dec)) or "") if isinstance(dec, cst.Call) else None
+            mark = factory_mark(_code(fn)) if fn is not None else None
+            if isinstance(dec, cst.Call) and (dec.args or mark is not None):
                 # A project's own parametrize or harness: its arguments are the test's
-                # inputs (a case dropped from `@with_cases(...)` is a test changed).
+                # inputs (a case dropped from `@with_cases(...)` is a test changed); a mark
+                # factory of this module's (`with_text_app()`) is the mark it returns.
                 ctx.items.append(RawItem(EvidenceKind.TEST_INPUT, dec, frame, dec, 0,
+                                         detail=f"{FACTORY_MARK}{mark}" if mark else "",
                                          op=dotted(callee(dec)) or "decorator"))
     return local
+
+
+# The detail of a decorator's test input that a mark factory returns (anchors append it).
+FACTORY_MARK = "returns "
+
+
+def factory_mark(code: str) -> str | None:
+    """What a mark factory (``def with_text_app(*args, **kw): default_kw = {...};
+    default_kw.update(kw); return pytest.mark.sphinx(*args, **default_kw)``) returns, with
+    the dict it builds written out as one display: ``update(x)`` appends ``**x``,
+    ``d[k] = v`` appends ``k: v`` and ``setdefault(k, v)`` puts ``k: v`` first (a later
+    entry wins). Building the same dict another way is then no change, and a key added is
+    one. None for any function that is not straight-line code ending in returning a
+    ``mark`` call."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef):
+        return None
+    body = list(tree.body[0].body)
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    if not body or not isinstance(body[-1], ast.Return) or \
+            not isinstance(body[-1].value, ast.Call):
+        return None
+    call = body[-1].value
+    if ".mark." not in f".{ast.unparse(call.func)}":
+        return None
+    dicts: dict[str, Entries] = {}
+    for stmt in body[:-1]:
+        if not dict_step(stmt, dicts):
+            return None
+    keywords: list[ast.keyword] = []
+    for kw in call.keywords:
+        if kw.arg is None and isinstance(kw.value, ast.Name) and kw.value.id in dicts:
+            kw = ast.keyword(arg=None, value=display(dicts[kw.value.id]))
+        keywords.append(kw)
+    return ast.unparse(ast.Call(func=call.func, args=call.args, keywords=keywords))
 
 
 def _skip_call(ctx: Context, call: RawCall, local: dict[str, SuppressionKind]) -> None:

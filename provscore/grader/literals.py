@@ -148,6 +148,24 @@ def _parse(source: bytes | None) -> ast.Module | None:
         return None
 
 
+def _module_tables(tree: ast.Module) -> dict[str, ast.expr]:
+    """Module-level names bound once, to a literal tuple, list or set (a table of cases a
+    test loops over: ``TEST_TOKENS = (...)``)."""
+    bound: dict[str, list[ast.expr | None]] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name):
+                        value = stmt.value if target is name else None
+                        bound.setdefault(name.id, []).append(value)
+        elif isinstance(stmt, ast.AnnAssign | ast.AugAssign) and \
+                isinstance(stmt.target, ast.Name):
+            bound.setdefault(stmt.target.id, []).extend([None, None])
+    return {name: values[0] for name, values in bound.items()
+            if len(values) == 1 and isinstance(values[0], ast.Tuple | ast.List | ast.Set)}
+
+
 def _literals_of(tree: ast.Module, parts: list[str]) -> set[str]:
     body: list[ast.stmt] = tree.body
     decorators: list[ast.expr] = []
@@ -160,7 +178,7 @@ def _literals_of(tree: ast.Module, parts: list[str]) -> set[str]:
         if isinstance(node, ast.ClassDef):
             body = node.body
         elif i == len(parts) - 1:
-            return test_literals(node, decorators)
+            return test_literals(node, decorators, _module_tables(tree))
         else:
             return set()
     return set()

@@ -42,10 +42,16 @@ def literal_key(node: ast.AST) -> str | None:
 
 
 def test_literals(fn: ast.FunctionDef | ast.AsyncFunctionDef,
-                  decorators: list[ast.expr]) -> set[str]:
-    """The non-trivial literals of a test's assertions and parametrize rows."""
+                  decorators: list[ast.expr],
+                  tables: Mapping[str, ast.expr] | None = None) -> set[str]:
+    """The non-trivial literals of a test's assertions and parametrize rows, and of the
+    module-level tables (``tables``: name → literal tuple, list or set) the test loops
+    over (``for token in TEST_TOKENS:``): each entry is an input of the test."""
     out: set[str] = set()
     for node in ast.walk(fn):
+        if isinstance(node, ast.For | ast.AsyncFor) and isinstance(node.iter, ast.Name) and \
+                tables and node.iter.id in tables:
+            out |= _literals_under(tables[node.iter.id])
         if isinstance(node, ast.Assert):
             out |= _literals_under(node.test)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \

@@ -224,6 +224,62 @@ def _load_tests_verdict(before: str, after: str) -> tuple[Modification | None, s
         if Counter(add_b) - Counter(add_a) else (None, "load_tests adds the same tests")
 
 
+def _ignored_entries(code: str) -> tuple[str, str, Counter[str]] | None:
+    """(variable, how, entries) of a collection variable's statement (``collect_ignore =
+    [...]``, ``+= [...]``, ``.append(x)``, ``.extend([...])``): each entry as its
+    normalised source. None when the statement is none of these or its value is no
+    literal list, tuple or set (what it holds cannot be read)."""
+    try:
+        body = ast.parse(code).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if len(body) != 1:
+        return None
+    stmt = body[0]
+    value: ast.expr | None = None
+    name, how = "", ""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+            isinstance(stmt.targets[0], ast.Name):
+        name, how, value = stmt.targets[0].id, "=", stmt.value
+    elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+        name, how, value = stmt.target.id, "=", stmt.value
+    elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and \
+            isinstance(stmt.op, ast.Add):
+        name, how, value = stmt.target.id, "+=", stmt.value
+    elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and \
+            isinstance(stmt.value.func, ast.Attribute) and \
+            isinstance(stmt.value.func.value, ast.Name) and not stmt.value.keywords and \
+            len(stmt.value.args) == 1:
+        call = stmt.value
+        assert isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+        name, how = call.func.value.id, "+="
+        if call.func.attr == "append":
+            return name, how, Counter([ast.unparse(call.args[0])])
+        if call.func.attr == "extend":
+            value = call.args[0]
+    if not isinstance(value, ast.List | ast.Tuple | ast.Set) or \
+            any(isinstance(e, ast.Starred) for e in value.elts):
+        return None
+    return name, how, Counter(ast.unparse(e) for e in value.elts)
+
+
+def _collection_variable_verdict(pre: Suppression, post: Suppression
+                                 ) -> tuple[Modification | None, str] | None:
+    """``collect_ignore`` (and ``_glob``) edited under the same conditions: a list of what
+    is not collected, so an entry added collects fewer tests and one removed more. None
+    when either side is not such a list."""
+    a, b = _ignored_entries(pre.code), _ignored_entries(post.code)
+    if a is None or b is None or a[:2] != b[:2] or pre.guards != post.guards:
+        return None
+    gained, lost = b[2] - a[2], a[2] - b[2]
+    if gained:
+        return Modification.WEAKENED, f"{a[0]} gains {', '.join(sorted(gained))}: " \
+                                      "collects fewer tests"
+    if lost:
+        return Modification.STRENGTHENED, f"{a[0]} drops {', '.join(sorted(lost))}"
+    return None, f"{a[0]} ignores the same entries"
+
+
 def _wraps_original(code: str) -> bool | None:
     """Whether a rebinding of a check (``self.assertPicklable = partial(
     self.assertPicklable, asfile=True)``) still calls what it replaces: its value reads the
@@ -261,6 +317,10 @@ def compare_suppressions(pre: Suppression, post: Suppression, domains: Domains =
         if same_meaning(without_docstrings(pre.code), without_docstrings(post.code)):
             return None, "the same hook"
         return Modification.WEAKENED, f"the {pre.detail} hook was edited"
+    if pre.kind is post.kind is SuppressionKind.COLLECTION_VARIABLE:
+        ignored = _collection_variable_verdict(pre, post)
+        if ignored is not None:
+            return ignored
     if pre.kind is post.kind is SuppressionKind.ASSERT_OVERRIDE and \
             _wraps_original(pre.code) and _wraps_original(post.code) is False:
         return Modification.WEAKENED, "the rebound check no longer runs the original"

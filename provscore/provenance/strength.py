@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from provscore.evidence.constants import is_literal_code
+from provscore.evidence.fixture_meaning import same_input
 from provscore.evidence.model import EvidenceItem, EvidenceKind, Shape
 from provscore.model import Modification
 from provscore.provenance.bounded import (
@@ -269,10 +270,12 @@ def _input_verdict(pre: EvidenceItem, post: EvidenceItem, strength: Strength
                    ) -> tuple[Modification | None, str]:
     """A test input against its rewrite: the same is no change; a decorator that compares
     what the test makes (``image_comparison(..., tol=0.003)``, ``check_figures_equal(tol=
-    ...)``) given only a tighter tolerance checks more; anything else is a changed input."""
+    ...)``) given only a tighter tolerance checks more; a fixture body that only does more
+    provides what it did; anything else is a changed input."""
     a, b = pre.shape, post.shape
-    if (a.op, a.operands, a.keywords, a.guards) == (b.op, b.operands, b.keywords, b.guards):
-        return None, ""  # keywords reordered, re-spelled
+    same = same_input(a, b)  # keywords reordered, re-spelled, a fixture that only does more
+    if same is not None:
+        return None, same
     if pre.kind is post.kind and (a.op, a.operands, a.guards) == (b.op, b.operands, b.guards):
         tighter = _keyword_verdict(a, b, strength)
         given = {k for k, _ in a.keywords} ^ {k for k, _ in b.keywords}
