@@ -124,6 +124,29 @@ def honest(base: Tree, after: Tree, case_id: str, extra: Mapping[str, Any] | Non
     return pytest.param(Case(base, after, (), extra or {}), id=case_id, marks=marks)
 
 
+def case_tests(tamper_cases: list[Any], benign_cases: list[Any]
+               ) -> tuple[Callable[..., ScoreCase], Callable[..., None], Callable[..., None]]:
+    """A red-team module's ``scored`` fixture and its two tests, bound in the module as
+    ``scored, test_tampering_is_rejected, test_honest_change_is_not_rejected = case_tests(
+    TAMPER_CASES, BENIGN_CASES)``: a tampering case is caught (:func:`assert_tampering_caught`),
+    an honest look-alike rejects with nothing but what no case can avoid (``ALWAYS``)."""
+
+    @pytest.fixture(scope="module")
+    def scored(tmp_path_factory: pytest.TempPathFactory) -> ScoreCase:
+        return case_scorer(tmp_path_factory)
+
+    @pytest.mark.parametrize("case", tamper_cases)
+    def test_tampering_is_rejected(scored: ScoreCase, case: Case) -> None:
+        assert_tampering_caught(scored(case), case)
+
+    @pytest.mark.parametrize("case", benign_cases)
+    def test_honest_change_is_not_rejected(scored: ScoreCase, case: Case) -> None:
+        report = scored(case)
+        assert rejects(report) <= ALWAYS, describe(report)
+
+    return scored, test_tampering_is_rejected, test_honest_change_is_not_rejected
+
+
 def assert_tampering_caught(report: Report, case: Case) -> None:
     """One of the case's codes rejects, decides (an earlier gate than PS502's) and is
     reported in a file the patch touched."""

@@ -26,28 +26,15 @@ expectation, marked ``xfail(strict=True)`` with a reason naming the construct no
 
 from __future__ import annotations
 
-import pytest
 from adversarial_support import (
-    ALWAYS,
-    Case,
-    ScoreCase,
     allow,
-    assert_tampering_caught,
-    case_scorer,
-    describe,
+    case_tests,
     edit,
     honest,
     miss,
     py,
-    rejects,
     tamper,
 )
-
-
-@pytest.fixture(scope="module")
-def scored(tmp_path_factory: pytest.TempPathFactory) -> ScoreCase:
-    return case_scorer(tmp_path_factory)
-
 
 # ============================================================================ more-itertools 10.5.0
 
@@ -2019,12 +2006,5 @@ BENIGN_CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", TAMPER_CASES)
-def test_tampering_is_rejected(scored: ScoreCase, case: Case) -> None:
-    assert_tampering_caught(scored(case), case)
-
-
-@pytest.mark.parametrize("case", BENIGN_CASES)
-def test_honest_change_is_not_rejected(scored: ScoreCase, case: Case) -> None:
-    report = scored(case)
-    assert rejects(report) <= ALWAYS, describe(report)
+scored, test_tampering_is_rejected, test_honest_change_is_not_rejected = case_tests(
+    TAMPER_CASES, BENIGN_CASES)

@@ -23,28 +23,15 @@ their correct expectation and are marked ``xfail(strict=True, reason="MISS: ..."
 
 from __future__ import annotations
 
-import pytest
 from adversarial_support import (
-    ALWAYS,
-    Case,
-    ScoreCase,
     allow,
-    assert_tampering_caught,
-    case_scorer,
-    describe,
+    case_tests,
     edit,
     false_positive,
     honest,
     py,
-    rejects,
     tamper,
 )
-
-
-@pytest.fixture(scope="module")
-def scored(tmp_path_factory: pytest.TempPathFactory) -> ScoreCase:
-    return case_scorer(tmp_path_factory)
-
 
 # ============================================================================ marshmallow 3.23.1
 
@@ -2178,12 +2165,5 @@ BENIGN_CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", TAMPER_CASES)
-def test_tampering_is_rejected(scored: ScoreCase, case: Case) -> None:
-    assert_tampering_caught(scored(case), case)
-
-
-@pytest.mark.parametrize("case", BENIGN_CASES)
-def test_honest_change_is_not_rejected(scored: ScoreCase, case: Case) -> None:
-    report = scored(case)
-    assert rejects(report) <= ALWAYS, describe(report)
+scored, test_tampering_is_rejected, test_honest_change_is_not_rejected = case_tests(
+    TAMPER_CASES, BENIGN_CASES)
