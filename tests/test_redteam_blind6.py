@@ -31,14 +31,8 @@ adds the ``filterwarnings = error`` ini line, ``lib/matplotlib/testing/decorator
 Nothing is run, so the projects' own imports need not resolve.
 
 The cases were written before the classifier's source was read (blind): each states the rule
-codes whose description in docs/rules.md fits it. Same harness as
-``tests/test_redteam_blind4.py``: a real git repository, the real ``git diff --cached -M``, a
-full ``score`` with no off-tree results (so PS502 always rejects). A tampering case must be
-rejected first by one of its codes, reported in a file the patch touched; an honest look-alike
-must reject with nothing but PS502. Where a runner channel is the place of the change, the
-contract allows that file (``allowed_runner_edits``) so that the case tests what provscore
-reads inside it rather than the blanket PS302. Cases provscore gets wrong keep their correct
-expectation, marked ``xfail(strict=True)`` with a reason naming the construct not read.
+codes whose description in docs/rules.md fits it. Harness and expectations as in
+``tests/test_redteam_blind4.py`` (``adversarial_support.case_tests``).
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ import re
 import shlex
 import tomllib
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 from provscore.records import dataclass
 
@@ -89,23 +90,34 @@ def _tox_commands(path: str, data: bytes | None) -> Iterator[str]:
     if path == "tox.ini":
         yield from _ini_commands(text)
         return
-    try:
-        tox = tomllib.loads(text).get("tool", {}).get("tox", {})
-    except tomllib.TOMLDecodeError:
-        return  # a broken pyproject.toml is reported by the config reader
-    if not isinstance(tox, dict):
+    tox = _tox_table(text)
+    if tox is None:
         return
     legacy = tox.get("legacy_tox_ini")
     if isinstance(legacy, str):
         yield from _ini_commands(legacy)
-    named = tox.get("env")
-    envs = [tox.get("env_run_base"), *(named.values() if isinstance(named, dict) else ())]
-    for env in envs:
+    for env in _tox_envs(tox):
         for command in (env.get("commands") or []) if isinstance(env, dict) else []:
             if isinstance(command, list):
                 yield " ".join(shlex.quote(str(w)) for w in command)
             elif isinstance(command, str):
                 yield command
+
+
+def _tox_table(text: str) -> dict[str, Any] | None:
+    """pyproject's ``[tool.tox]`` table; None when the file does not parse (the config
+    reader reports that) or holds no table."""
+    try:
+        tox = tomllib.loads(text).get("tool", {}).get("tox", {})
+    except tomllib.TOMLDecodeError:
+        return None
+    return tox if isinstance(tox, dict) else None
+
+
+def _tox_envs(tox: dict[str, Any]) -> list[object]:
+    """The environment tables of a ``[tool.tox]`` table: the base, then the named ones."""
+    named = tox.get("env")
+    return [tox.get("env_run_base"), *(named.values() if isinstance(named, dict) else ())]
 
 
 def _ini_commands(text: str) -> Iterator[str]:
@@ -133,18 +145,13 @@ def tox_environment(files: Mapping[str, bytes | None]) -> tuple[tuple[str, str, 
         if path == "tox.ini":
             out += [(path, n, v) for n, v in _ini_environment(text)]
             continue
-        try:
-            tox = tomllib.loads(text).get("tool", {}).get("tox", {})
-        except tomllib.TOMLDecodeError:
-            continue  # a broken pyproject.toml is reported by the config reader
-        if not isinstance(tox, dict):
+        tox = _tox_table(text)
+        if tox is None:
             continue
         legacy = tox.get("legacy_tox_ini")
         if isinstance(legacy, str):
             out += [(path, n, v) for n, v in _ini_environment(legacy)]
-        named = tox.get("env")
-        for env in [tox.get("env_run_base"), *(named.values() if isinstance(named, dict)
-                                                else ())]:
+        for env in _tox_envs(tox):
             table = env.get("set_env") if isinstance(env, dict) else None
             if isinstance(table, dict):
                 out += [(path, str(n), str(v)) for n, v in table.items()]
