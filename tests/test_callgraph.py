@@ -155,6 +155,33 @@ def test_corrupt_cache_file_is_rebuilt(repo: GitRepo, tmp_path: Path) -> None:
         assert con.execute("SELECT count(*) FROM summary").fetchone() == (4,)
 
 
+def test_rows_of_other_call_graph_code_are_not_read(repo: GitRepo, tmp_path: Path) -> None:
+    """The cache version names the call-graph package's source (a digest of its files), so
+    summaries and graphs that other code made, under the same provscore version, are never
+    read: that code may resolve names otherwise."""
+    import hashlib
+
+    import provscore.callgraph as package
+    from provscore.callgraph.cache import cache_version
+
+    h = hashlib.sha256()
+    for path in sorted(Path(package.__file__).parent.glob("*.py")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    assert cache_version().endswith("/" + h.hexdigest()[:12])
+    repo.commit(_tree(3))
+    db = tmp_path / "callgraph.sqlite"
+    edited = SummaryCache(db)
+    edited.version = cache_version()[:-12] + "0" * 12  # as code with another resolver wrote
+    graph_at(Repo(repo.root), "HEAD", CollectionConfig(), edited)
+    edited.close()
+    this = SummaryCache(db)
+    graph = graph_at(Repo(repo.root), "HEAD", CollectionConfig(), this)
+    assert this.parsed == 4 and "pkg.m2:f2" in graph.symbols
+    with sqlite3.connect(db) as con:  # both rows kept side by side, each for its code
+        assert con.execute("SELECT count(DISTINCT version) FROM summary").fetchone() == (2,)
+        assert con.execute("SELECT count(*) FROM graph").fetchone() == (2,)
+
+
 def test_corrupt_row_is_never_trusted(repo: GitRepo, tmp_path: Path) -> None:
     repo.commit({"a.py": "def f():\n    g()\n\ndef g():\n    pass\n"})
     db = tmp_path / "callgraph.sqlite"

@@ -15,6 +15,7 @@ is module-level state.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import marshal
 import os
@@ -51,8 +52,25 @@ _BATCH = 500  # SQLite's default limit on host parameters is 999 (older) / 32766
 
 
 def cache_version() -> str:
-    """What a cached summary depends on besides the bytes of its file."""
-    return f"{__version__}/{FORMAT}/py{sys.version_info[0]}.{sys.version_info[1]}"
+    """What a cached summary depends on besides the bytes of its file: provscore's version,
+    the summary format, the Python, and the source of the call-graph package (what reads a
+    file and resolves its names: a change to it between releases must not meet summaries or
+    graphs it did not make)."""
+    return f"{__version__}/{FORMAT}/py{sys.version_info[0]}.{sys.version_info[1]}" \
+        f"/{_code_digest()}"
+
+
+@functools.cache
+def _code_digest() -> str:
+    """A digest of the call-graph package's ``.py`` sources (name and bytes, in name order);
+    ``-`` where they cannot be read (an install without sources: the version decides)."""
+    h = hashlib.sha256()
+    try:
+        for path in sorted(Path(__file__).parent.glob("*.py")):
+            h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    except OSError:
+        return "-"
+    return h.hexdigest()[:12]
 
 
 def blob_sha(data: bytes) -> str:
