@@ -268,3 +268,19 @@ def test_the_digest_only_run_reads_base_collection_as_the_scored_change_does(
                              python=interp.fingerprint.python)
     assert corpus_digest_of(repo.root, "HEAD", None, sys.executable) == recorded
 
+
+
+@pytest.mark.parametrize("pyproject", [b'tool = "x"\n', b"[tool]\ntox = 3\n",
+                                       b"[tool.tox]\nenv = 1\n"])
+def test_a_pyproject_whose_tool_table_is_no_table_sets_no_tox_runs(pyproject: bytes) -> None:
+    """`tool` or `tool.tox` of another type holds no tox environment, command or variable
+    (read, not a traceback); a real table beside it still counts."""
+    from provscore.change.runners import command_lines, invocations, tox_environment
+
+    files = {"pyproject.toml": pyproject}
+    assert tox_environment(files) == () and invocations(files) == ()
+    assert list(command_lines(files)) == []
+    real = {"pyproject.toml": b'[tool.tox.env_run_base]\ncommands = [["pytest", "-x"]]\n'
+                              b'set_env = { PYTHONWARNINGS = "error" }\n'}
+    assert tox_environment(real) == (("pyproject.toml", "PYTHONWARNINGS", "error"),)
+    assert [(i.runner, i.words) for i in invocations(real)] == [("pytest", ("-x",))]

@@ -108,9 +108,10 @@ def _tox_table(text: str) -> dict[str, Any] | None:
     """pyproject's ``[tool.tox]`` table; None when the file does not parse (the config
     reader reports that) or holds no table."""
     try:
-        tox = tomllib.loads(text).get("tool", {}).get("tox", {})
+        tool = tomllib.loads(text).get("tool")
     except tomllib.TOMLDecodeError:
         return None
+    tox = tool.get("tox") if isinstance(tool, dict) else None  # `tool = 1` holds none
     return tox if isinstance(tox, dict) else None
 
 
