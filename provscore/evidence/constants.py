@@ -195,6 +195,18 @@ def parse_expr(code: str) -> ast.expr | None:
         return None
 
 
+def parse_function(code: str) -> ast.FunctionDef | None:
+    """The one function definition ``code`` holds, or None (it does not parse, or holds
+    anything else)."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef):
+        return None
+    return tree.body[0]
+
+
 def exact_type_subject(code: str) -> str | None:
     """``x`` of the code ``type(x)`` (None for anything else)."""
     call = parse_expr(code)

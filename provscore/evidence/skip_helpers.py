@@ -21,6 +21,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from provscore.evidence.constants import parse_function
 from provscore.evidence.context import Context, RawCall, RawItem, callee
 from provscore.evidence.cst_names import dotted
 from provscore.evidence.fixture_meaning import Entries, dict_step, display
@@ -236,13 +237,10 @@ def factory_mark(code: str) -> str | None:
     entry wins). Building the same dict another way is then no change, and a key added is
     one. None for any function that is not straight-line code ending in returning a
     ``mark`` call."""
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    func = parse_function(code)
+    if func is None:
         return None
-    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef):
-        return None
-    body = list(tree.body[0].body)
+    body = list(func.body)
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         body = body[1:]  # the docstring
     if not body or not isinstance(body[-1], ast.Return) or \

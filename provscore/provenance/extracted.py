@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Mapping, Sequence
 
+from provscore.evidence.constants import parse_function
 from provscore.evidence.model import EvidenceItem, EvidenceKind, FilePair
 
 
@@ -54,13 +55,9 @@ def match_extracted_checks(left_pre: list[EvidenceItem], left_post: list[Evidenc
 
 
 def _plain_helper_params(body: str) -> list[str] | None:
-    try:
-        tree = ast.parse(body)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    func = parse_function(body)
+    if func is None:
         return None
-    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef):
-        return None
-    func = tree.body[0]
     args = func.args
     if func.decorator_list or args.vararg or args.kwarg or args.kwonlyargs or args.defaults or \
             args.posonlyargs:
