@@ -84,24 +84,36 @@ def invocations_in(channel: str, text: str) -> Iterator[Invocation]:
 def _tox_commands(path: str, data: bytes | None) -> Iterator[str]:
     """Every command tox runs: ``tox.ini`` and pyproject's ``[tool.tox]`` (native tables
     or ``legacy_tox_ini``)."""
-    text = _text(data)
+    for part in _tox_parts(path, _text(data)):
+        if isinstance(part, str):
+            yield from _ini_commands(part)
+            continue
+        for command in part.get("commands") or []:
+            if isinstance(command, list):
+                yield " ".join(shlex.quote(str(w)) for w in command)
+            elif isinstance(command, str):
+                yield command
+
+
+def _tox_parts(path: str, text: str | None) -> Iterator[str | dict[str, Any]]:
+    """tox's configuration in ``path``, in order: ini text (``tox.ini``, pyproject's
+    ``legacy_tox_ini``) and the environment tables of pyproject's ``[tool.tox]`` (the base,
+    then the named ones)."""
     if not text:
         return
     if path == "tox.ini":
-        yield from _ini_commands(text)
+        yield text
         return
     tox = _tox_table(text)
     if tox is None:
         return
     legacy = tox.get("legacy_tox_ini")
     if isinstance(legacy, str):
-        yield from _ini_commands(legacy)
-    for env in _tox_envs(tox):
-        for command in (env.get("commands") or []) if isinstance(env, dict) else []:
-            if isinstance(command, list):
-                yield " ".join(shlex.quote(str(w)) for w in command)
-            elif isinstance(command, str):
-                yield command
+        yield legacy
+    named = tox.get("env")
+    for env in [tox.get("env_run_base"), *(named.values() if isinstance(named, dict) else ())]:
+        if isinstance(env, dict):
+            yield env
 
 
 def _tox_table(text: str) -> dict[str, Any] | None:
@@ -113,12 +125,6 @@ def _tox_table(text: str) -> dict[str, Any] | None:
         return None
     tox = tool.get("tox") if isinstance(tool, dict) else None  # `tool = 1` holds none
     return tox if isinstance(tox, dict) else None
-
-
-def _tox_envs(tox: dict[str, Any]) -> list[object]:
-    """The environment tables of a ``[tool.tox]`` table: the base, then the named ones."""
-    named = tox.get("env")
-    return [tox.get("env_run_base"), *(named.values() if isinstance(named, dict) else ())]
 
 
 def _ini_commands(text: str) -> Iterator[str]:
@@ -140,21 +146,10 @@ def tox_environment(files: Mapping[str, bytes | None]) -> tuple[tuple[str, str, 
     that it differs from any environment that does."""
     out: list[tuple[str, str, str]] = []
     for path in ("tox.ini", "pyproject.toml"):
-        text = _text(files.get(path))
-        if not text:
-            continue
-        if path == "tox.ini":
-            out += [(path, n, v) for n, v in _ini_environment(text)]
-            continue
-        tox = _tox_table(text)
-        if tox is None:
-            continue
-        legacy = tox.get("legacy_tox_ini")
-        if isinstance(legacy, str):
-            out += [(path, n, v) for n, v in _ini_environment(legacy)]
-        for env in _tox_envs(tox):
-            table = env.get("set_env") if isinstance(env, dict) else None
-            if isinstance(table, dict):
+        for part in _tox_parts(path, _text(files.get(path))):
+            if isinstance(part, str):
+                out += [(path, n, v) for n, v in _ini_environment(part)]
+            elif isinstance(table := part.get("set_env"), dict):
                 out += [(path, str(n), str(v)) for n, v in table.items()]
     return tuple(out)
 
