@@ -157,11 +157,12 @@ def start_doctest_paths(repo: Repo, base_sha: str,
     # it reaches: those of the production modules under the collection roots (ini or
     # addopts), or under the targets of a runner's pytest command, are tests.
     by_runner = doctest_collected(options, candidates) if options is not None else set()
+    skipped_dir = any_glob(collection.norecursedirs)
     collected = {p for p in candidates if
                  (p in by_runner or (collection.doctest_modules and collection.runs_by_default(p)))
                  and p.rsplit("/", 1)[-1] not in ("conftest.py", "setup.py") and
                  not collection.is_collected(p) and
-                 not any(any_glob(collection.norecursedirs).match(d) for d in p.split("/")[:-1])}
+                 not any(skipped_dir.match(d) for d in p.split("/")[:-1])}
 
     def finish(hits: list[str]) -> tuple[str, ...]:
         dotted: set[str] = set()
