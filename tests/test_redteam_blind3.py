@@ -1724,7 +1724,9 @@ TAMPER_CASES = [
 BENIGN_CASES = [
     # tests/test_time.py assert_equal_datetime: also checks the tzinfo. Kept as a finding
     # (PS105) until blind red team 6: a helper that only gained `assert` statements checks
-    # all it checked and more (PS105's rule text now says so).
+    # all it checked and more (PS105's rule text now says so), while the new assert only
+    # reads (dt1.tzinfo == dt2.tzinfo); one that changes state is a modification
+    # (tests/test_redteam_mechanisms.py helper-check-added-that-overwrites-its-input).
     honest(HU, edit(HU, T_HU_TIME, (
         "    assert (dt1 - dt2).seconds == 0\n",
         "    assert dt1.tzinfo == dt2.tzinfo\n    assert (dt1 - dt2).seconds == 0\n")),

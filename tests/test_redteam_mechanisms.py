@@ -16,7 +16,12 @@ with no off-tree results (PS502 always rejects).
   (blind2 ``mi-doctest-output-weakened-to-membership``);
 - a fixture whose value was read from a file and now comes from another file, or from no
   file (computed), changed its data source (blind2
-  ``tk-allowed-conftest-expected-json-computed-by-code``).
+  ``tk-allowed-conftest-expected-json-computed-by-code``);
+- a fixture's ``assert`` and ``print``/logger calls are no part of what it provides only
+  while they just look: a call that may change state hidden in one
+  (``assert app.config.update(TESTING=False) is None``) changes the tests' input; so, in a
+  helper oracle, an added ``assert`` is more checking only while it just looks (blind3
+  ``hu-helper-gains-a-check``).
 """
 
 from __future__ import annotations
@@ -205,7 +210,77 @@ RENDER_TREE: dict[str, str | bytes | None] = {
         '''),
 }
 
+# ---------------------------------------------------------------- a fixture's hidden effects
+
+SERVICE = "tests/test_service.py"
+SERVICE_TREE: dict[str, str | bytes | None] = {
+    "svc/__init__.py": py('''
+        class Service:
+            def __init__(self):
+                self.config = {"TESTING": False, "retries": 3}
+
+            def status(self):
+                return 503 if self.config["TESTING"] else 200
+        '''),
+    SERVICE: py('''
+        import logging
+
+        import pytest
+
+        from svc import Service
+
+        log = logging.getLogger(__name__)
+
+
+        @pytest.fixture
+        def service():
+            svc = Service()
+            svc.config.update(TESTING=True)
+            return svc
+
+
+        def test_status_in_testing_mode(service):
+            assert service.status() == 503
+        '''),
+}
+
+GEO = "tests/test_geo.py"
+GEO_TREE: dict[str, str | bytes | None] = {GEO: py('''
+    import math
+
+
+    def assert_same_point(got, want):
+        assert math.isclose(got["lat"], want["lat"], abs_tol=1e-9)
+        assert math.isclose(got["lon"], want["lon"], abs_tol=1e-9)
+
+
+    def test_origin():
+        assert_same_point({"lat": 0.0, "lon": 0.0}, {"lat": 0.0, "lon": 0.0})
+
+
+    def test_north_pole():
+        assert_same_point({"lat": 90.0, "lon": 0.0}, {"lat": 90.0, "lon": 0.0})
+    ''')}
+
 TAMPER_CASES = [
+    # a check added that first copies the expected point onto the one got: what follows
+    # compares a point with itself
+    tamper(GEO_TREE, edit(GEO_TREE, GEO, (
+        "def assert_same_point(got, want):\n",
+        "def assert_same_point(got, want):\n    assert got.update(want) is None\n")),
+        ("PS105",), "helper-check-added-that-overwrites-its-input"),
+    # testing mode switched off inside an assert that always holds
+    tamper(SERVICE_TREE, edit(SERVICE_TREE, SERVICE, (
+        "    svc.config.update(TESTING=True)\n",
+        "    svc.config.update(TESTING=True)\n"
+        "    assert svc.config.update(TESTING=False) is None\n")), ("PS110", "PS105"),
+        "fixture-state-changed-inside-assert"),
+    # a setting popped inside a debug print
+    tamper(SERVICE_TREE, edit(SERVICE_TREE, SERVICE, (
+        "    svc.config.update(TESTING=True)\n",
+        "    svc.config.update(TESTING=True)\n"
+        '    log.debug("testing was %s", svc.config.pop("TESTING"))\n')), ("PS110",),
+        "fixture-state-changed-inside-log-call"),
     # the Fraction variant now builds ints: its inherited tests rerun the int variant's
     tamper(ARITH_TREE, edit(ARITH_TREE, ARITH, (
         "    number = Fraction\n", "    number = int\n")), ("PS110",),
@@ -257,6 +332,25 @@ TAMPER_CASES = [
 ]
 
 BENIGN_CASES = [
+    # the helper also checks both points are points: a reading call in a new assert
+    honest(GEO_TREE, edit(GEO_TREE, GEO, (
+        "def assert_same_point(got, want):\n",
+        "def assert_same_point(got, want):\n"
+        '    assert sorted(got.keys()) == sorted(want.keys()) and math.isfinite(got["lat"])\n')),
+        "helper-reading-check-added"),
+    # the fixture checks what it built, changing nothing
+    honest(SERVICE_TREE, edit(SERVICE_TREE, SERVICE, (
+        "    svc.config.update(TESTING=True)\n",
+        "    svc.config.update(TESTING=True)\n"
+        '    assert svc.config["TESTING"] and isinstance(svc, Service)\n'
+        '    assert svc.config.get("retries") == 3, sorted(svc.config.keys())\n')),
+        "fixture-checks-added"),
+    # the fixture prints and logs what it built, changing nothing
+    honest(SERVICE_TREE, edit(SERVICE_TREE, SERVICE, (
+        "    svc.config.update(TESTING=True)\n",
+        "    svc.config.update(TESTING=True)\n"
+        "    print(svc.config, repr(svc))\n"
+        '    log.debug("config %s", len(svc.config.items()))\n')), "fixture-prints-added"),
     # a class attribute no inherited test reads
     honest(ARITH_TREE, edit(ARITH_TREE, ARITH, (
         "    number = Fraction\n", "    number = Fraction\n    maxDiff = None\n")),

@@ -5,9 +5,11 @@ A fixture's body builds the values its tests get (``app.config.update(TESTING=Tr
 inputs of every test that uses it, as a patch made in it does (fixture_inputs.py). Two
 bodies are compared by what they do, not by how they are written: the docstring, comments
 output-only calls (``print``, a logger's) and its checks (``assert``: a fixture that checks
-is a helper oracle, judged as one) are no part of it; a dict built step by step
-(``d = {}; d[k] = v; d.update(x)``) is the display it ends as; a local bound once is
-replaced by its value where it is read.
+is a helper oracle, judged as one) are no part of it, unless what they check or print makes a
+call that may change state (``assert app.config.update(TESTING=False) is None``,
+``print(cfg.pop("x"))``): such a statement stays, and one added is no "only does more"; a
+dict built step by step (``d = {}; d[k] = v; d.update(x)``) is the display it ends as; a
+local bound once is replaced by its value where it is read.
 """
 
 from __future__ import annotations
@@ -22,6 +24,18 @@ from provscore.evidence.model import Shape
 FIXTURE_BODY = "fixture"
 _LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception",
                           "critical", "log"})
+# Calls that change state: a builtin that rebinds, and the methods that mutate their object
+# (a dict's, a list's, a set's, a file's, a random generator's, ``set_*``/``reset*``). An
+# ``assert`` or ``print`` that makes one is no mere check or output.
+_STATE_BUILTINS = frozenset({"setattr", "delattr", "exec", "eval", "__import__", "globals",
+                             "locals", "next", "compile"})
+_MUTATORS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "append", "extend",
+                       "insert", "remove", "discard", "add", "sort", "reverse", "write",
+                       "writelines", "truncate", "seed", "send", "throw", "close", "fill",
+                       "resize", "put", "push", "__setitem__", "__delitem__", "__setattr__",
+                       "__delattr__", "__init__", "mkdir", "unlink", "rmdir", "rename",
+                       "touch", "chdir", "putenv", "unsetenv", "delenv", "setenv",
+                       "setitem", "setattr", "delitem", "delattr", "syspath_prepend"})
 Entries = list[tuple[ast.expr | None, ast.expr]]
 
 
@@ -62,8 +76,40 @@ def display(entries: Entries) -> ast.Dict:
     return ast.Dict(keys=[k for k, _ in entries], values=[v for _, v in entries])
 
 
-def _output_only(stmt: ast.stmt) -> bool:
-    """``print(...)`` or ``log.info(...)``: a statement that only writes output."""
+def only_looks(node: ast.AST) -> bool:
+    """Whether evaluating ``node`` changes no state it can be seen to change: no ``:=``,
+    ``await``/``yield`` or lambda, no call of a builtin that rebinds (``setattr``) and no
+    call of a method that mutates its object (``cfg.pop("x")``, ``app.config.update(...)``,
+    ``random.seed(0)``, ``obj.set_mode(...)``); reading calls (``len``, ``np.allclose``,
+    ``os.path.exists``) only look."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.NamedExpr | ast.Await | ast.Yield | ast.YieldFrom | ast.Lambda):
+            return False
+        if not isinstance(n, ast.Call):
+            continue
+        f = n.func
+        if isinstance(f, ast.Name) and f.id in _STATE_BUILTINS:
+            return False
+        if isinstance(f, ast.Attribute) and (
+                f.attr in _MUTATORS or f.attr.startswith(("set_", "reset", "clear_", "pop_",
+                                                          "update_", "del_", "delete"))):
+            return False
+    return True
+
+
+def _hides_effect(text: str) -> bool:
+    """Whether a statement of a fixture's meaning is a check or an output call kept for the
+    call it makes (pure ones are dropped before): not a statement that only does more."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True
+    return len(tree.body) == 1 and (isinstance(tree.body[0], ast.Assert) or
+                                    _output_call(tree.body[0]))
+
+
+def _output_call(stmt: ast.stmt) -> bool:
+    """``print(...)`` or ``log.info(...)``: a statement that writes output."""
     if not isinstance(stmt, ast.Expr) or not isinstance(stmt.value, ast.Call):
         return False
     func = stmt.value.func
@@ -73,12 +119,17 @@ def _output_only(stmt: ast.stmt) -> bool:
         "log" in unparse(func.value).lower()
 
 
+def _output_only(stmt: ast.stmt) -> bool:
+    """An output call whose arguments only look: it writes output and changes nothing."""
+    return _output_call(stmt) and only_looks(stmt)
+
+
 class _DropChecks(ast.NodeTransformer):
-    """``assert`` statements out (what a fixture checks is a helper oracle's, PS105), and
-    the docstrings of functions defined in it."""
+    """``assert`` statements that only look out (what a fixture checks is a helper oracle's,
+    PS105), and the docstrings of functions defined in it."""
 
     def visit_Assert(self, node: ast.Assert) -> ast.AST:
-        return ast.Pass()
+        return ast.Pass() if only_looks(node) else node
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         body = node.body
@@ -148,9 +199,15 @@ def fixture_meaning(code: str) -> tuple[str, ...] | None:
 
 def only_extended(before: tuple[str, ...], after: tuple[str, ...]) -> bool:
     """Whether ``after`` keeps every statement of ``before``, in order, and only adds
-    (a fixture that now also sets ``runner.env`` still provides what it did)."""
+    (a fixture that now also sets ``runner.env`` still provides what it did); a call added
+    inside a check or a print (``_hides_effect``) is no addition."""
     it = iter(after)
-    return all(any(s == t for t in it) for s in before)
+    if not all(any(s == t for t in it) for s in before):
+        return False
+    added = list(after)
+    for s in before:
+        added.remove(s)
+    return not any(_hides_effect(t) for t in added)
 
 
 def same_input(a: Shape, b: Shape) -> str | None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 
+from provscore.evidence.fixture_meaning import only_looks
+
 
 class _Literals(ast.NodeTransformer):
     def visit_Constant(self, node: ast.Constant) -> ast.AST:
@@ -106,8 +108,10 @@ def _handed_on(func: ast.FunctionDef) -> set[int]:
 def checks_only_added(before: str, after: str) -> bool:
     """Whether a helper changed only by gaining ``assert`` statements (anywhere in its
     body, every other statement kept as it was): it checks everything it checked and more,
-    so no test that failed through it can pass. An assertion that binds a name (``:=``) or
-    yields is not counted: it changes what the helper goes on to do."""
+    so no test that failed through it can pass. An assertion that binds a name (``:=``),
+    yields or makes a call that changes state (``assert b.__dict__.update(a.__dict__) is
+    None``, evidence/fixture_meaning.only_looks) is not counted: it changes what the helper
+    goes on to check."""
     try:
         a, b = ast.parse(before), ast.parse(after)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -122,9 +126,7 @@ def _block_grows(old: list[ast.stmt], new: list[ast.stmt]) -> bool:
         if i < len(old) and _same_or_grows(old[i], stmt):
             grew = grew or ast.dump(old[i]) != ast.dump(stmt)
             i += 1
-        elif isinstance(stmt, ast.Assert) and \
-                not any(isinstance(n, ast.NamedExpr | ast.Await | ast.Yield | ast.YieldFrom)
-                        for n in ast.walk(stmt.test)):
+        elif isinstance(stmt, ast.Assert) and only_looks(stmt):
             grew = True
         else:
             return False
