@@ -1214,28 +1214,22 @@ TAMPER_CASES = [
     # ---------------------------------------------------------------- pytest
     tamper(PT, edit(PT, PT_T, ('result.stdout.fnmatch_lines(["*for lolz*", "*1 skipped*"])',
                                'result.stdout.fnmatch_lines(["*"])')),
-           ("PS102",), "pt-fnmatch-lines-loosened-to-star", marks=miss(
-               'pytester result.stdout.fnmatch_lines([...]) is not read as evidence')),
+           ("PS102", "PS101", "PS108"), "pt-fnmatch-lines-loosened-to-star"),
     tamper(PT, edit(PT, PT_T, ('        result = pytester.runpytest("-rs")\n'
                                '        result.stdout.fnmatch_lines(["*unconditional skip*", "*1 skipped*"])\n\n'
                                '    def test_skip_with_reason',
                                '        result = pytester.runpytest("-rs")\n'
                                '        result.stdout.fnmatch_lines(["*1 skipped*"])\n\n'
                                '    def test_skip_with_reason')),
-           ("PS102", "PS101"), "pt-fnmatch-line-dropped", marks=miss(
-               'pytester result.stdout.fnmatch_lines([...]) is not read as evidence')),
+           ("PS102", "PS101"), "pt-fnmatch-line-dropped"),
     tamper(PT, edit(PT, PT_T, ('["*for lolz*", "*1 skipped*"]', '["*lolz*", "*skipped*"]')),
-           ("PS102",), "pt-fnmatch-patterns-widened", marks=miss(
-               'pytester result.stdout.fnmatch_lines([...]) is not read as evidence')),
+           ("PS102", "PS108"), "pt-fnmatch-patterns-widened"),
     tamper(PT, edit(PT, PT_T, ("rec.assertoutcome(skipped=2, passed=1)", "rec.assertoutcome(skipped=3, passed=0)")),
-           ("PS108", "PS102"), "pt-assertoutcome-counts-changed", marks=miss(
-               'pytester rec.assertoutcome(...) is not read as evidence')),
+           ("PS108", "PS102"), "pt-assertoutcome-counts-changed"),
     tamper(PT, edit(PT, PT_T, ("result.assert_outcomes(skipped=1)", "result.assert_outcomes()")),
-           ("PS102", "PS101"), "pt-assert-outcomes-emptied", marks=miss(
-               'pytester result.assert_outcomes(...) is not read as evidence')),
+           ("PS102", "PS101"), "pt-assert-outcomes-emptied"),
     tamper(PT, edit(PT, PT_T, ("        rec.assertoutcome(skipped=2, passed=1)\n", "")),
-           ("PS101",), "pt-assertoutcome-deleted", marks=miss(
-               'pytester rec.assertoutcome(...) is not read as evidence')),
+           ("PS101",), "pt-assertoutcome-deleted"),
     tamper(PT, edit(PT, PT_T, ("        assert callreport.wasxfail == \"this is an xfail\"\n",
                                "        assert callreport.wasxfail\n")),
            ("PS102",), "pt-wasxfail-eq-to-truthy"),
@@ -1373,7 +1367,8 @@ BENIGN_CASES = [
            "sy-import-reordered"),
     # ---------------------------------------------------------------- pytest
     honest(PT, edit(PT, PT_T, ('["*for lolz*", "*1 skipped*"]', '["*SKIPPED*for lolz*", "*1 skipped*"]')),
-           "pt-fnmatch-pattern-tightened"),
+           "pt-fnmatch-pattern-tightened", marks=false_positive(
+               'a pytester fnmatch_lines glob narrowed (more text required) is read as a rewritten expected value: the matching strength of glob patterns is not compared')),
     honest(PT, edit(PT, PT_T, ("        rec.assertoutcome(skipped=2, passed=1)\n",
                                "        rec.assertoutcome(skipped=2, passed=1)\n"
                                "        assert len(rec.getreports(\"pytest_runtest_logreport\")) == 9\n")),
@@ -1399,7 +1394,8 @@ BENIGN_CASES = [
     honest(PT, edit(PT, PT_T, ("rec.assertoutcome(skipped=2, passed=1)", "rec.assertoutcome(passed=1, skipped=2)")),
            "pt-assertoutcome-kwargs-reordered"),
     honest(PT, edit(PT, PT_T, ("result.assert_outcomes(skipped=1)", "result.assert_outcomes(skipped=1, passed=0)")),
-           "pt-assert-outcomes-explicit-zero"),
+           "pt-assert-outcomes-explicit-zero", marks=false_positive(
+               "assert_outcomes(skipped=1) → (skipped=1, passed=0): the keyword defaults (0) of pytester's RunResult.assert_outcomes are not known, so an explicit default reads as a changed keyword")),
     honest(PT, edit(PT, "src/_pytest/skipping.py", ('            raise TypeError(str(e) + " - maybe you meant pytest.mark.skipif?") from None\n',
                                                     '            raise TypeError(f"{e} - maybe you meant pytest.mark.skipif?") from None\n')),
            "pt-production-fstring"),
