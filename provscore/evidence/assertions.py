@@ -93,6 +93,9 @@ class AssertionCollector(Collector):
             if attr in ctx.tables.mock_methods:
                 ctx.add_item(EvidenceKind.MOCK, node, op=attr)
                 return
+            if attr in ctx.tables.checking_methods:
+                ctx.add_item(EvidenceKind.LIBRARY, node, op=attr)
+                return
             if attr in ctx.tables.unittest_methods and self._receiver_ok(func):
                 ctx.add_item(EvidenceKind.UNITTEST, node, op=attr)
                 return

@@ -34,6 +34,7 @@ class Tables:
     assertion_helpers: frozenset[str]
     unittest_methods: frozenset[str]
     mock_methods: frozenset[str]
+    checking_methods: frozenset[str]
     hypothesis_given: frozenset[str]
     hypothesis_settings: frozenset[str]
     hypothesis_example: frozenset[str]
@@ -86,6 +87,7 @@ class Tables:
             assertion_helpers=frozenset(e["assertion_helpers"]) | frozenset(extra_helpers),
             unittest_methods=frozenset(e["unittest_methods"]),
             mock_methods=frozenset(e["mock_methods"]),
+            checking_methods=frozenset(e["checking_methods"]),
             hypothesis_given=frozenset(e["hypothesis_given"]),
             hypothesis_settings=frozenset(e["hypothesis_settings"]),
             hypothesis_example=frozenset(e["hypothesis_example"]),
