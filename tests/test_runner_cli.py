@@ -149,9 +149,8 @@ def test_two_concurrent_verifies_on_one_repo_do_not_collide(repo: GitRepo,
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_interrupted_verify_removes_its_worktrees(repo: GitRepo, tmp_path: Path,
                                                   sig: signal.Signals) -> None:
-    marker = f"provscore-hang-{os.getpid()}-{sig.name}"
     patch, oracle = setup(repo, tmp_path, CALC.replace(
-        "return a + b", f"import time\n    time.sleep(300)  # {marker}\n    return a + b"))
+        "return a + b", "import time\n    time.sleep(300)\n    return a + b"))
     # A temporary directory of its own: other provscore runs on the machine (a second CI
     # job) create run directories in the shared one meanwhile.
     tmp = tmp_path / "tmp"
@@ -171,14 +170,49 @@ def test_interrupted_verify_removes_its_worktrees(repo: GitRepo, tmp_path: Path,
     assert err.strip().endswith("provscore: interrupted")
     assert worktrees(repo) == 1
     assert [p.name for p in tmp.glob("provscore-r-*")] == []
-    assert not any(marker in p.read_bytes().decode("utf-8", "replace")
-                   for p in Path("/proc").glob("[0-9]*/cmdline") if _readable(p))
+    assert _job_processes(tmp) == []  # no sandboxed job outlives the run
     assert not (oracle / "run_log.jsonl").exists()  # an interrupted run records nothing
 
 
-def _readable(path: Path) -> bool:
-    try:
-        path.read_bytes()
-    except OSError:
-        return False
-    return True
+@pytest.mark.parametrize("box", [[], ["--no-sandbox"]], ids=["default", "no-sandbox"])
+def test_ctrl_c_during_base_collection_stops_the_patched_run_too(repo: GitRepo, tmp_path: Path,
+                                                                 box: list[str]) -> None:
+    """The base collection and the first patched run go side by side; Ctrl-C while the
+    collection is still going must stop the patched run as well: it runs in a session of
+    its own, so no signal of ours reaches it, and without bubblewrap (whose
+    --die-with-parent would end it) nothing else does."""
+    repo.commit({**BASE, "conftest.py": "import time\n\ntime.sleep(6)  # slow collection\n"})
+    patch = tmp_path / "agent.patch"
+    patch.write_bytes(repo.diff({"src/calc.py": CALC.replace(
+        "return a + b", "import time\n    time.sleep(300)\n    return a + b")}))
+    oracle = tmp_path / "oracle"
+    oracle.mkdir()
+    (oracle / "score_contract.toml").write_text(CONTRACT)
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    proc = subprocess.Popen([sys.executable, "-m", "provscore", "verify", "--repo",
+                             str(repo.root), "--base", "HEAD", "--diff", str(patch),
+                             "--oracle", str(oracle), *box], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**ENV, "TMPDIR": str(tmp)})
+    deadline = time.monotonic() + 120
+    while len(_job_processes(tmp)) < 2 and time.monotonic() < deadline:  # both jobs started
+        time.sleep(0.1)
+    assert len(_job_processes(tmp)) >= 2, "the collection and the first run are up"
+    proc.send_signal(signal.SIGINT)  # the collection still sleeps in its conftest
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    time.sleep(0.5)
+    assert _job_processes(tmp) == []
+
+
+def _job_processes(tmp: Path) -> list[str]:
+    """Command lines of the run's sandboxed jobs (their job files lie under ``tmp``)."""
+    out = []
+    for p in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            cmd = p.read_bytes().decode("utf-8", "replace")
+        except OSError:
+            continue
+        if str(tmp) in cmd and "inside.py" in cmd:
+            out.append(cmd)
+    return out

@@ -174,7 +174,11 @@ def _base_runs(jobs: Jobs, ws: Workspace, spec: RunSpec
     progress, total = spec.options.progress, spec.options.repeat
     if progress is not None:
         progress("running the base corpus", 0, total)
-    base = base_run.collection(jobs.finish(collecting, expected_tests=1 << 20))
+    try:
+        base = base_run.collection(jobs.finish(collecting, expected_tests=1 << 20))
+    except BaseException:  # Ctrl-C while collecting: the patched run, in its own session,
+        first.bounded.finish_now()  # would outlive us
+        raise
     expected = len(base.ids)
     done = [jobs.finish(first, expected)]
     if base.error is not None:

@@ -142,6 +142,11 @@ class Bounded:
             self.log.close()
         return Finished(code, time.monotonic() - self.started, self.timeout)
 
+    def finish_now(self) -> None:
+        """Stop it without waiting for its end (a run abandoned: Ctrl-C elsewhere)."""
+        kill_group(self.proc)
+        self.log.close()
+
 
 def kill_group(proc: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
