@@ -1330,8 +1330,7 @@ BENIGN_CASES = [
            "sy-XFAIL-removed-now-passes"),
     honest(SY, edit(SY, SY_T_PRIME, ("raises(ValueError, lambda: is_euler_pseudoprime(0, 4))",
                                      "with raises(ValueError):\n        is_euler_pseudoprime(0, 4)")),
-           "sy-raises-lambda-to-with", marks=false_positive(
-               'raises(E, lambda: f()) respelled as "with raises(E): f()" is read as a changed check')),
+           "sy-raises-lambda-to-with"),
     honest(SY, edit(SY, SY_T_PRIME, ("    euler_prp = [341, 561, 1105, 1729, 1905, 2047, 2465, 3277,\n"
                                      "                 4033, 4681, 5461, 6601, 8321, 8481, 10261, 10585]\n",
                                      "    euler_prp = [341, 561, 1105, 1729, 1905, 2047, 2465, 3277,\n"
