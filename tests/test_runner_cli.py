@@ -23,6 +23,8 @@ BASE = {"pytest.ini": "[pytest]\npythonpath = src\n", "src/calc.py": CALC,
 # The tiny repos need no third-party pytest plugin; the contract lets the switch through.
 CONTRACT = '[runner]\npass_env = ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"]\n'
 ENV = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+# The patched code hangs in every test that calls it: a run interrupted while it goes on.
+HANGING = CALC.replace("return a + b", "import time\n    time.sleep(300)\n    return a + b")
 
 
 def provscore(*args: str) -> subprocess.CompletedProcess[str]:
@@ -30,9 +32,9 @@ def provscore(*args: str) -> subprocess.CompletedProcess[str]:
                           text=True, check=False, env=ENV)
 
 
-def setup(repo: GitRepo, tmp_path: Path, calc: str = CALC.replace("a + b", "b + a")
-          ) -> tuple[Path, Path]:
-    repo.commit(BASE)
+def setup(repo: GitRepo, tmp_path: Path, calc: str = CALC.replace("a + b", "b + a"),
+          base: dict[str, str] | None = None) -> tuple[Path, Path]:
+    repo.commit({**BASE, **(base or {})})
     patch = tmp_path / "agent.patch"
     patch.write_bytes(repo.diff({"src/calc.py": calc}))
     oracle = tmp_path / "oracle"
@@ -149,16 +151,12 @@ def test_two_concurrent_verifies_on_one_repo_do_not_collide(repo: GitRepo,
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_interrupted_verify_removes_its_worktrees(repo: GitRepo, tmp_path: Path,
                                                   sig: signal.Signals) -> None:
-    patch, oracle = setup(repo, tmp_path, CALC.replace(
-        "return a + b", "import time\n    time.sleep(300)\n    return a + b"))
+    patch, oracle = setup(repo, tmp_path, HANGING)
     # A temporary directory of its own: other provscore runs on the machine (a second CI
     # job) create run directories in the shared one meanwhile.
     tmp = tmp_path / "tmp"
     tmp.mkdir()
-    proc = subprocess.Popen([sys.executable, "-m", "provscore", "verify", "--repo",
-                             str(repo.root), "--base", "HEAD", "--diff", str(patch),
-                             "--oracle", str(oracle)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env={**ENV, "TMPDIR": str(tmp)})
+    proc = _start_verify(repo, patch, oracle, tmp)
     deadline = time.monotonic() + 120
     while worktrees(repo) < 3 and time.monotonic() < deadline:  # both trees are up
         time.sleep(0.1)
@@ -181,19 +179,11 @@ def test_ctrl_c_during_base_collection_stops_the_patched_run_too(repo: GitRepo, 
     collection is still going must stop the patched run as well: it runs in a session of
     its own, so no signal of ours reaches it, and without bubblewrap (whose
     --die-with-parent would end it) nothing else does."""
-    repo.commit({**BASE, "conftest.py": "import time\n\ntime.sleep(6)  # slow collection\n"})
-    patch = tmp_path / "agent.patch"
-    patch.write_bytes(repo.diff({"src/calc.py": CALC.replace(
-        "return a + b", "import time\n    time.sleep(300)\n    return a + b")}))
-    oracle = tmp_path / "oracle"
-    oracle.mkdir()
-    (oracle / "score_contract.toml").write_text(CONTRACT)
+    patch, oracle = setup(repo, tmp_path, HANGING, base={
+        "conftest.py": "import time\n\ntime.sleep(6)  # slow collection\n"})
     tmp = tmp_path / "tmp"
     tmp.mkdir()
-    proc = subprocess.Popen([sys.executable, "-m", "provscore", "verify", "--repo",
-                             str(repo.root), "--base", "HEAD", "--diff", str(patch),
-                             "--oracle", str(oracle), *box], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env={**ENV, "TMPDIR": str(tmp)})
+    proc = _start_verify(repo, patch, oracle, tmp, *box)
     deadline = time.monotonic() + 120
     while len(_job_processes(tmp)) < 2 and time.monotonic() < deadline:  # both jobs started
         time.sleep(0.1)
@@ -203,6 +193,15 @@ def test_ctrl_c_during_base_collection_stops_the_patched_run_too(repo: GitRepo, 
     assert proc.returncode == 130, err
     time.sleep(0.5)
     assert _job_processes(tmp) == []
+
+
+def _start_verify(repo: GitRepo, patch: Path, oracle: Path, tmp: Path,
+                  *extra: str) -> subprocess.Popen[str]:
+    """``provscore verify`` in the background, with ``tmp`` as its TMPDIR."""
+    return subprocess.Popen([sys.executable, "-m", "provscore", "verify", "--repo",
+                             str(repo.root), "--base", "HEAD", "--diff", str(patch),
+                             "--oracle", str(oracle), *extra], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**ENV, "TMPDIR": str(tmp)})
 
 
 def _job_processes(tmp: Path) -> list[str]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 
 from provscore.evidence.constants import unparse
+from provscore.evidence.effects import only_looks
 from provscore.evidence.inlining import Substitute
 from provscore.evidence.model import Shape
 
@@ -24,18 +25,6 @@ from provscore.evidence.model import Shape
 FIXTURE_BODY = "fixture"
 _LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception",
                           "critical", "log"})
-# Calls that change state: a builtin that rebinds, and the methods that mutate their object
-# (a dict's, a list's, a set's, a file's, a random generator's, ``set_*``/``reset*``). An
-# ``assert`` or ``print`` that makes one is no mere check or output.
-_STATE_BUILTINS = frozenset({"setattr", "delattr", "exec", "eval", "__import__", "globals",
-                             "locals", "next", "compile"})
-_MUTATORS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "append", "extend",
-                       "insert", "remove", "discard", "add", "sort", "reverse", "write",
-                       "writelines", "truncate", "seed", "send", "throw", "close", "fill",
-                       "resize", "put", "push", "__setitem__", "__delitem__", "__setattr__",
-                       "__delattr__", "__init__", "mkdir", "unlink", "rmdir", "rename",
-                       "touch", "chdir", "putenv", "unsetenv", "delenv", "setenv",
-                       "setitem", "setattr", "delitem", "delattr", "syspath_prepend"})
 Entries = list[tuple[ast.expr | None, ast.expr]]
 
 
@@ -74,27 +63,6 @@ def dict_step(stmt: ast.stmt, dicts: dict[str, Entries]) -> bool:
 
 def display(entries: Entries) -> ast.Dict:
     return ast.Dict(keys=[k for k, _ in entries], values=[v for _, v in entries])
-
-
-def only_looks(node: ast.AST) -> bool:
-    """Whether evaluating ``node`` changes no state it can be seen to change: no ``:=``,
-    ``await``/``yield`` or lambda, no call of a builtin that rebinds (``setattr``) and no
-    call of a method that mutates its object (``cfg.pop("x")``, ``app.config.update(...)``,
-    ``random.seed(0)``, ``obj.set_mode(...)``); reading calls (``len``, ``np.allclose``,
-    ``os.path.exists``) only look."""
-    for n in ast.walk(node):
-        if isinstance(n, ast.NamedExpr | ast.Await | ast.Yield | ast.YieldFrom | ast.Lambda):
-            return False
-        if not isinstance(n, ast.Call):
-            continue
-        f = n.func
-        if isinstance(f, ast.Name) and f.id in _STATE_BUILTINS:
-            return False
-        if isinstance(f, ast.Attribute) and (
-                f.attr in _MUTATORS or f.attr.startswith(("set_", "reset", "clear_", "pop_",
-                                                          "update_", "del_", "delete"))):
-            return False
-    return True
 
 
 def _hides_effect(text: str) -> bool:
@@ -202,11 +170,15 @@ def only_extended(before: tuple[str, ...], after: tuple[str, ...]) -> bool:
     (a fixture that now also sets ``runner.env`` still provides what it did); a call added
     inside a check or a print (``_hides_effect``) is no addition."""
     it = iter(after)
-    if not all(any(s == t for t in it) for s in before):
-        return False
-    added = list(after)
+    added: list[str] = []
     for s in before:
-        added.remove(s)
+        for t in it:
+            if t == s:
+                break
+            added.append(t)
+        else:
+            return False  # a statement of before is gone (or out of order)
+    added.extend(it)
     return not any(_hides_effect(t) for t in added)
 
 

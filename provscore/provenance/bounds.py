@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from provscore.evidence.fixture_meaning import only_looks
+from provscore.evidence.effects import only_looks
 
 
 class _Literals(ast.NodeTransformer):
@@ -110,7 +110,7 @@ def checks_only_added(before: str, after: str) -> bool:
     body, every other statement kept as it was): it checks everything it checked and more,
     so no test that failed through it can pass. An assertion that binds a name (``:=``),
     yields or makes a call that changes state (``assert b.__dict__.update(a.__dict__) is
-    None``, evidence/fixture_meaning.only_looks) is not counted: it changes what the helper
+    None``, evidence/effects.only_looks) is not counted: it changes what the helper
     goes on to check."""
     try:
         a, b = ast.parse(before), ast.parse(after)

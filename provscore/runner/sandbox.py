@@ -138,12 +138,11 @@ class Bounded:
         finally:
             # Also on success: whatever the process left behind in its group goes too
             # (inside bwrap its PID namespace already took everything with it).
-            kill_group(self.proc)
-            self.log.close()
+            self.finish_now()
         return Finished(code, time.monotonic() - self.started, self.timeout)
 
     def finish_now(self) -> None:
-        """Stop it without waiting for its end (a run abandoned: Ctrl-C elsewhere)."""
+        """Stop it (and its group) without waiting for its end, and close its log."""
         kill_group(self.proc)
         self.log.close()
 
